@@ -1,0 +1,22 @@
+package dev.ballast.instance;
+
+import java.time.Instant;
+
+/**
+ * Published inside the transaction of every instance write, after the service revision
+ * was bumped; listeners that write in the same transaction (the change log) commit or roll
+ * back with the change.
+ *
+ * @param service the service
+ * @param revision the new service revision
+ * @param id the instance
+ * @param instance the instance after the change, or {@code null} when it was removed
+ * @param at when the change was made
+ */
+public record InstanceChanged(ServiceName service, long revision, InstanceId id, InstanceView instance, Instant at) {
+
+	public boolean removed() {
+		return instance == null;
+	}
+
+}

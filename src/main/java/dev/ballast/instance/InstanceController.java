@@ -1,0 +1,147 @@
+package dev.ballast.instance;
+
+import java.util.List;
+
+import dev.ballast.web.RequestReader;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/v1/services/{service}/instances")
+@Tag(name = "Instances", description = "Register, query and edit the instances of a service")
+class InstanceController {
+
+	static final String REFUSED_WEIGHT = """
+			{"type":"https://ballast.dev/problems/invalid-request","title":"The request does not match the schema",\
+			"status":422,"detail":"weight must be an integer from 0 to 10000; got the string \\"0\\" (the service's weight \
+			policy is STRICT; send the JSON integer 0)","instance":"/v1/services/payments/instances/10.0.0.5:8080",\
+			"errors":[{"pointer":"/weight","detail":"weight must be an integer from 0 to 10000; got the string \\"0\\" \
+			(the service's weight policy is STRICT; send the JSON integer 0)"}]}""";
+
+	private final Registrations registrations;
+
+	private final InstanceEdits edits;
+
+	private final InstanceQueries queries;
+
+	private final RequestReader reader;
+
+	InstanceController(Registrations registrations, InstanceEdits edits, InstanceQueries queries,
+			RequestReader reader) {
+		this.registrations = registrations;
+		this.edits = edits;
+		this.queries = queries;
+		this.reader = reader;
+	}
+
+	@GetMapping
+	@Operation(summary = "List a service's instances",
+			description = "All instances with the revision they are current at (also in X-Ballast-Index).")
+	@ApiResponse(responseCode = "200", description = "The instances, sorted by id",
+			headers = @Header(name = Headers.INDEX, description = "The service revision", schema = @Schema(type = "integer")))
+	ResponseEntity<InstanceList> list(@PathVariable String service) {
+		InstanceList list = queries.instances(ServiceName.of(service));
+		return ResponseEntity.ok().header(Headers.INDEX, Long.toString(list.revision())).body(list);
+	}
+
+	@GetMapping("/{id}")
+	@Operation(summary = "Get one instance", description = "The ETag is the revision of the instance's last change.")
+	@ApiResponse(responseCode = "200", description = "The instance",
+			headers = @Header(name = HttpHeaders.ETAG, description = "Revision of the last change, quoted"))
+	ResponseEntity<InstanceView> get(@PathVariable String service, @PathVariable String id) {
+		InstanceView instance = queries.instance(ServiceName.of(service), InstanceId.of(id));
+		return ResponseEntity.ok().eTag(Revisions.etag(instance.revision())).body(instance);
+	}
+
+	@PutMapping("/{id}")
+	@Operation(summary = "Register or replace an instance",
+			description = "Creates the service with default settings if it is new. The lease starts now. "
+					+ "Under the service's STRICT weight policy (the default) weight must be a JSON integer from 0 to 10000; "
+					+ "under NORMALIZE, canonical decimal strings and integral numbers are converted and reported in "
+					+ "the Ballast-Normalized header.",
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+					content = @Content(schema = @Schema(implementation = RegistrationRequest.class), examples = {
+							@ExampleObject(name = "registration",
+									value = "{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":100,\"zone\":\"az-1\",\"metadata\":{\"version\":\"2.4.1\"}}"),
+							@ExampleObject(name = "refused: string weight",
+									description = "Answered with 422 under the STRICT policy",
+									value = "{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":\"0\"}") })))
+	@ApiResponse(responseCode = "201", description = "Registered a new instance",
+			headers = @Header(name = Headers.NORMALIZED, description = "JSON pointers of converted fields (NORMALIZE only)"))
+	@ApiResponse(responseCode = "200", description = "Replaced an existing instance (or renewed its lease if nothing changed)",
+			headers = @Header(name = Headers.NORMALIZED, description = "JSON pointers of converted fields (NORMALIZE only)"))
+	@ApiResponse(responseCode = "422", description = "The body breaks the schema, e.g. a string weight",
+			content = @Content(mediaType = "application/problem+json",
+					schema = @Schema(implementation = dev.ballast.web.Problem.class),
+					examples = @ExampleObject(name = "string weight", value = REFUSED_WEIGHT)))
+	ResponseEntity<InstanceView> register(@PathVariable String service, @PathVariable String id,
+			@RequestBody @Parameter(hidden = true) JsonNode body) {
+		ServiceName name = ServiceName.of(service);
+		InstanceId instanceId = InstanceId.of(id);
+		Registration registration = registrations.register(name, instanceId,
+				reader.read(body, RegistrationRequest.class));
+		return withNormalized(ResponseEntity.status(registration.created() ? HttpStatus.CREATED : HttpStatus.OK),
+				registration.normalized())
+			.eTag(Revisions.etag(registration.instance().revision()))
+			.body(registration.instance());
+	}
+
+	@PatchMapping(path = "/{id}", consumes = { "application/merge-patch+json", "application/json" })
+	@Operation(summary = "Edit an instance's weight, zone or metadata",
+			description = "JSON merge patch (RFC 7386): null removes the zone or a metadata key. "
+					+ "With If-Match, the edit applies only if the instance is still at that revision.",
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+					content = @Content(schema = @Schema(implementation = InstanceEdit.class), examples = {
+							@ExampleObject(name = "halve the weight", value = "{\"weight\":50}"),
+							@ExampleObject(name = "refused: string weight", description = "Answered with 422 under STRICT",
+									value = "{\"weight\":\"50\"}") })))
+	@ApiResponse(responseCode = "200", description = "The instance after the edit",
+			headers = @Header(name = Headers.NORMALIZED, description = "JSON pointers of converted fields (NORMALIZE only)"))
+	@ApiResponse(responseCode = "412", description = "If-Match does not match the instance's current revision",
+			content = @Content(mediaType = "application/problem+json",
+					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+	@ApiResponse(responseCode = "422", description = "The patch breaks the schema",
+			content = @Content(mediaType = "application/problem+json",
+					schema = @Schema(implementation = dev.ballast.web.Problem.class),
+					examples = @ExampleObject(name = "string weight", value = REFUSED_WEIGHT)))
+	ResponseEntity<InstanceView> edit(@PathVariable String service, @PathVariable String id,
+			@RequestBody @Parameter(hidden = true) JsonNode body,
+			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+		Edited<InstanceView> edited = edits.editInstance(ServiceName.of(service), InstanceId.of(id), body, ifMatch);
+		return withNormalized(ResponseEntity.ok(), edited.normalized()).eTag(Revisions.etag(edited.view().revision()))
+			.body(edited.view());
+	}
+
+	@DeleteMapping("/{id}")
+	@Operation(summary = "Deregister an instance", description = "Watchers receive a remove event.")
+	@ApiResponse(responseCode = "204", description = "Removed")
+	ResponseEntity<Void> deregister(@PathVariable String service, @PathVariable String id) {
+		registrations.deregister(ServiceName.of(service), InstanceId.of(id));
+		return ResponseEntity.noContent().build();
+	}
+
+	static ResponseEntity.BodyBuilder withNormalized(ResponseEntity.BodyBuilder response, List<String> normalized) {
+		return normalized.isEmpty() ? response : response.header(Headers.NORMALIZED, String.join(",", normalized));
+	}
+
+}

@@ -1,0 +1,99 @@
+package dev.ballast.instance;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.ballast.weight.Weight;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.ObjectMapper;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The {@code instance} table. */
+@Repository
+class InstanceStore {
+
+	private static final String COLUMNS = "service, id, address, port, zone, weight, effective_weight, mode, health, "
+			+ "metadata::text AS metadata, lease_ttl_seconds, last_renewed_at, revision";
+
+	private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
+	};
+
+	private final JdbcClient jdbc;
+
+	private final ObjectMapper json;
+
+	InstanceStore(JdbcClient jdbc, ObjectMapper json) {
+		this.jdbc = jdbc;
+		this.json = json;
+	}
+
+	Optional<Instance> find(ServiceName service, InstanceId id) {
+		return jdbc.sql("SELECT " + COLUMNS + " FROM instance WHERE service = ? AND id = ?")
+			.params(service.value(), id.value())
+			.query(this::instance)
+			.optional();
+	}
+
+	/** Locks the instance row; the caller already holds the service lock. */
+	Optional<Instance> lock(ServiceName service, InstanceId id) {
+		return jdbc.sql("SELECT " + COLUMNS + " FROM instance WHERE service = ? AND id = ? FOR UPDATE")
+			.params(service.value(), id.value())
+			.query(this::instance)
+			.optional();
+	}
+
+	List<Instance> list(ServiceName service) {
+		return jdbc.sql("SELECT " + COLUMNS + " FROM instance WHERE service = ? ORDER BY id")
+			.param(service.value())
+			.query(this::instance)
+			.list();
+	}
+
+	void upsert(Instance instance, Instant registeredAt) {
+		jdbc.sql("""
+				INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, mode, health,
+				                      metadata, lease_ttl_seconds, last_renewed_at, registered_at, revision)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)
+				ON CONFLICT (service, id) DO UPDATE SET
+				       address = EXCLUDED.address, port = EXCLUDED.port, zone = EXCLUDED.zone,
+				       weight = EXCLUDED.weight, effective_weight = EXCLUDED.effective_weight,
+				       mode = EXCLUDED.mode, health = EXCLUDED.health, metadata = EXCLUDED.metadata,
+				       lease_ttl_seconds = EXCLUDED.lease_ttl_seconds, last_renewed_at = EXCLUDED.last_renewed_at,
+				       revision = EXCLUDED.revision""")
+			.params(instance.service().value(), instance.id().value(), instance.address(), instance.port(),
+					instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
+					instance.mode().name(), instance.health().name(),
+					json.writeValueAsString(instance.metadata().entries()), instance.leaseTtlSeconds(),
+					Timestamp.from(instance.lastRenewedAt()), Timestamp.from(registeredAt), instance.revision())
+			.update();
+	}
+
+	/** Renews a lease without touching anything clients watch, so no revision is spent. */
+	void renew(ServiceName service, InstanceId id, Instant at) {
+		jdbc.sql("UPDATE instance SET last_renewed_at = ? WHERE service = ? AND id = ?")
+			.params(Timestamp.from(at), service.value(), id.value())
+			.update();
+	}
+
+	boolean delete(ServiceName service, InstanceId id) {
+		return jdbc.sql("DELETE FROM instance WHERE service = ? AND id = ?")
+			.params(service.value(), id.value())
+			.update() == 1;
+	}
+
+	private Instance instance(ResultSet rs, int row) throws SQLException {
+		return new Instance(ServiceName.of(rs.getString("service")), InstanceId.of(rs.getString("id")),
+				rs.getString("address"), rs.getInt("port"), rs.getString("zone"), Weight.of(rs.getInt("weight")),
+				Weight.of(rs.getInt("effective_weight")), Mode.valueOf(rs.getString("mode")),
+				Health.valueOf(rs.getString("health")), new Metadata(json.readValue(rs.getString("metadata"), STRING_MAP)),
+				rs.getInt("lease_ttl_seconds"), rs.getTimestamp("last_renewed_at").toInstant(), rs.getLong("revision"));
+	}
+
+}

@@ -1,0 +1,85 @@
+package dev.ballast.instance;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import dev.ballast.web.NotFoundException;
+import dev.ballast.weight.Weight;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** Registers, replaces and removes instances. */
+@Service
+class Registrations {
+
+	private final ServiceStore services;
+
+	private final InstanceStore instances;
+
+	private final WeightFields weights;
+
+	private final ApplicationEventPublisher events;
+
+	private final Clock clock;
+
+	Registrations(ServiceStore services, InstanceStore instances, WeightFields weights,
+			ApplicationEventPublisher events, Clock clock) {
+		this.services = services;
+		this.instances = instances;
+		this.weights = weights;
+		this.events = events;
+		this.clock = clock;
+	}
+
+	/**
+	 * Creates or replaces an instance, creating its service with default settings if new.
+	 * A registration equal to what is stored only renews the lease, so it costs no
+	 * revision and wakes no watcher. A refused weight rolls back the service creation too.
+	 */
+	@Transactional
+	Registration register(ServiceName service, InstanceId id, RegistrationRequest request) {
+		Metadata metadata = Metadata.of(request.metadata(), "/metadata");
+		ServiceSettings settings = services.lockOrCreate(service);
+		List<String> normalized = new ArrayList<>();
+		Weight weight = request.weight() == null ? settings.defaultWeight()
+				: weights.read(request.weight(), "/weight", settings, id.value(), normalized);
+		int leaseTtl = request.leaseTtlSeconds() == null ? settings.leaseTtlSeconds() : request.leaseTtlSeconds();
+		Instant now = Leases.now(clock);
+		Optional<Instance> existing = instances.lock(service, id);
+		Mode mode = existing.map(Instance::mode).orElse(Mode.SERVING);
+		Weight effective = mode == Mode.SERVING ? weight : existing.get().effectiveWeight();
+		Instance candidate = new Instance(service, id, request.address(), request.port(), request.zone(), weight,
+				effective, mode, Health.PASSING, metadata, leaseTtl, now, existing.map(Instance::revision).orElse(0L));
+		if (existing.isPresent() && candidate.sameRegistrationAs(existing.get())) {
+			instances.renew(service, id, now);
+			return new Registration(InstanceView.of(candidate), false, normalized);
+		}
+		Instance stored = withRevision(candidate, services.nextRevision(service));
+		instances.upsert(stored, now);
+		events.publishEvent(new InstanceChanged(service, stored.revision(), id, InstanceView.of(stored), now));
+		return new Registration(InstanceView.of(stored), existing.isEmpty(), normalized);
+	}
+
+	/** Removes an instance; watchers receive a {@code remove} event. */
+	@Transactional
+	void deregister(ServiceName service, InstanceId id) {
+		services.lock(service).orElseThrow(() -> new NotFoundException("service %s is not registered".formatted(service)));
+		if (!instances.delete(service, id)) {
+			throw new NotFoundException("instance %s of service %s is not registered".formatted(id, service));
+		}
+		long revision = services.nextRevision(service);
+		events.publishEvent(new InstanceChanged(service, revision, id, null, Leases.now(clock)));
+	}
+
+	static Instance withRevision(Instance instance, long revision) {
+		return new Instance(instance.service(), instance.id(), instance.address(), instance.port(), instance.zone(),
+				instance.weight(), instance.effectiveWeight(), instance.mode(), instance.health(), instance.metadata(),
+				instance.leaseTtlSeconds(), instance.lastRenewedAt(), revision);
+	}
+
+}

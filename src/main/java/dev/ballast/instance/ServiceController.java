@@ -1,0 +1,66 @@
+package dev.ballast.instance;
+
+import java.util.List;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/v1/services")
+@Tag(name = "Services", description = "Services, their settings and counts")
+class ServiceController {
+
+	private final InstanceQueries queries;
+
+	private final InstanceEdits edits;
+
+	ServiceController(InstanceQueries queries, InstanceEdits edits) {
+		this.queries = queries;
+		this.edits = edits;
+	}
+
+	@GetMapping
+	@Operation(summary = "List services", description = "Every service with its instance counts and revision.")
+	List<ServiceSummary> list() {
+		return queries.services();
+	}
+
+	@GetMapping("/{service}")
+	@Operation(summary = "Get a service", description = "Settings, counts by health and routability, and revision.")
+	ServiceView get(@PathVariable String service) {
+		return queries.service(ServiceName.of(service));
+	}
+
+	@PatchMapping(path = "/{service}", consumes = { "application/merge-patch+json", "application/json" })
+	@Operation(summary = "Edit a service's settings",
+			description = "JSON merge patch (RFC 7386) of weightPolicy, defaultWeight, leaseTtlSeconds, "
+					+ "maxUnroutablePercent and maxEjectionPercent.",
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+					content = @Content(schema = @Schema(implementation = SettingsEdit.class), examples = {
+							@ExampleObject(name = "normalize weights", value = "{\"weightPolicy\":\"NORMALIZE\"}"),
+							@ExampleObject(name = "refused: string default weight",
+									description = "Answered with 422 under STRICT", value = "{\"defaultWeight\":\"0\"}") })))
+	@ApiResponse(responseCode = "200", description = "The service after the edit",
+			headers = @Header(name = Headers.NORMALIZED, description = "JSON pointers of converted fields (NORMALIZE only)"))
+	ResponseEntity<ServiceView> edit(@PathVariable String service,
+			@RequestBody @Parameter(hidden = true) JsonNode body) {
+		Edited<ServiceView> edited = edits.editService(ServiceName.of(service), body);
+		return InstanceController.withNormalized(ResponseEntity.ok(), edited.normalized()).body(edited.view());
+	}
+
+}

@@ -1,0 +1,15 @@
+package dev.ballast.instance;
+
+/**
+ * Aggregates over one service's instances.
+ *
+ * @param instances registered instances
+ * @param routable instances with an effective weight above 0
+ * @param passing instances whose lease is current
+ * @param critical instances whose lease expired
+ * @param nominalWeight sum of configured weights
+ * @param totalEffectiveWeight sum of effective weights
+ */
+record ServiceCounts(int instances, int routable, int passing, int critical, long nominalWeight,
+		long totalEffectiveWeight) {
+}

@@ -1,0 +1,105 @@
+package dev.ballast.instance;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+import dev.ballast.weight.Weight;
+import dev.ballast.weight.WeightPolicy;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The {@code service} table: settings and the per-service revision counter. */
+@Repository
+class ServiceStore {
+
+	private static final String COLUMNS = "name, weight_policy, default_weight, lease_ttl_seconds, "
+			+ "max_unroutable_percent, max_ejection_percent, revision";
+
+	private final JdbcClient jdbc;
+
+	ServiceStore(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	Optional<ServiceSettings> find(ServiceName name) {
+		return jdbc.sql("SELECT " + COLUMNS + " FROM service WHERE name = ?")
+			.param(name.value())
+			.query(ServiceStore::settings)
+			.optional();
+	}
+
+	/**
+	 * Locks the service row until the transaction ends. Every write to a service takes
+	 * this lock first, so revisions are handed out and committed in order.
+	 */
+	Optional<ServiceSettings> lock(ServiceName name) {
+		return jdbc.sql("SELECT " + COLUMNS + " FROM service WHERE name = ? FOR UPDATE")
+			.param(name.value())
+			.query(ServiceStore::settings)
+			.optional();
+	}
+
+	/** Like {@link #lock}, creating the service with default settings if it is new. */
+	ServiceSettings lockOrCreate(ServiceName name) {
+		jdbc.sql("INSERT INTO service (name) VALUES (?) ON CONFLICT (name) DO NOTHING").param(name.value()).update();
+		return lock(name).orElseThrow();
+	}
+
+	/** Hands out the next revision of a locked service. */
+	long nextRevision(ServiceName name) {
+		return jdbc.sql("UPDATE service SET revision = revision + 1, updated_at = now() WHERE name = ? RETURNING revision")
+			.param(name.value())
+			.query(Long.class)
+			.single();
+	}
+
+	void update(ServiceSettings settings) {
+		jdbc.sql("""
+				UPDATE service SET weight_policy = ?, default_weight = ?, lease_ttl_seconds = ?,
+				       max_unroutable_percent = ?, max_ejection_percent = ?, revision = ?, updated_at = now()
+				 WHERE name = ?""")
+			.params(settings.weightPolicy().name(), settings.defaultWeight().value(), settings.leaseTtlSeconds(),
+					settings.maxUnroutablePercent(), settings.maxEjectionPercent(), settings.revision(),
+					settings.name().value())
+			.update();
+	}
+
+	List<ServiceSummary> summaries() {
+		return jdbc.sql("""
+				SELECT s.name, s.revision, count(i.id) AS instances,
+				       count(i.id) FILTER (WHERE i.effective_weight > 0) AS routable,
+				       coalesce(sum(i.effective_weight), 0) AS total_effective_weight
+				  FROM service s LEFT JOIN instance i ON i.service = s.name
+				 GROUP BY s.name, s.revision
+				 ORDER BY s.name""")
+			.query((rs, row) -> new ServiceSummary(rs.getString("name"), rs.getInt("instances"), rs.getInt("routable"),
+					rs.getLong("total_effective_weight"), rs.getLong("revision")))
+			.list();
+	}
+
+	ServiceCounts counts(ServiceName name) {
+		return jdbc.sql("""
+				SELECT count(*) AS instances,
+				       count(*) FILTER (WHERE effective_weight > 0) AS routable,
+				       count(*) FILTER (WHERE health = 'PASSING') AS passing,
+				       count(*) FILTER (WHERE health = 'CRITICAL') AS critical,
+				       coalesce(sum(weight), 0) AS nominal_weight,
+				       coalesce(sum(effective_weight), 0) AS total_effective_weight
+				  FROM instance WHERE service = ?""")
+			.param(name.value())
+			.query((rs, row) -> new ServiceCounts(rs.getInt("instances"), rs.getInt("routable"), rs.getInt("passing"),
+					rs.getInt("critical"), rs.getLong("nominal_weight"), rs.getLong("total_effective_weight")))
+			.single();
+	}
+
+	private static ServiceSettings settings(ResultSet rs, int row) throws SQLException {
+		return new ServiceSettings(ServiceName.of(rs.getString("name")),
+				WeightPolicy.valueOf(rs.getString("weight_policy")), Weight.of(rs.getInt("default_weight")),
+				rs.getInt("lease_ttl_seconds"), rs.getInt("max_unroutable_percent"), rs.getInt("max_ejection_percent"),
+				rs.getLong("revision"));
+	}
+
+}

@@ -1,0 +1,28 @@
+package dev.ballast.instance;
+
+import dev.ballast.weight.WeightPolicy;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/** A service's settings with the counts of its instances. */
+@Schema(name = "Service")
+public record ServiceView(@Schema(example = "payments") String name, WeightPolicy weightPolicy,
+		@Schema(minimum = "0", maximum = "10000", example = "100") int defaultWeight,
+		@Schema(minimum = "5", maximum = "300", example = "30") int leaseTtlSeconds,
+		@Schema(minimum = "0", maximum = "100", example = "25") int maxUnroutablePercent,
+		@Schema(minimum = "0", maximum = "100", example = "20") int maxEjectionPercent,
+		@Schema(minimum = "0", example = "42") long revision,
+		@Schema(description = "Registered instances", minimum = "0") int instances,
+		@Schema(description = "Instances with effectiveWeight > 0", minimum = "0") int routable,
+		@Schema(description = "Instances whose lease is current", minimum = "0") int passing,
+		@Schema(description = "Instances whose lease expired", minimum = "0") int critical,
+		@Schema(description = "Sum of configured weights", minimum = "0") long nominalWeight,
+		@Schema(description = "Sum of effective weights", minimum = "0") long totalEffectiveWeight) {
+
+	static ServiceView of(ServiceSettings settings, ServiceCounts counts) {
+		return new ServiceView(settings.name().value(), settings.weightPolicy(), settings.defaultWeight().value(),
+				settings.leaseTtlSeconds(), settings.maxUnroutablePercent(), settings.maxEjectionPercent(),
+				settings.revision(), counts.instances(), counts.routable(), counts.passing(), counts.critical(),
+				counts.nominalWeight(), counts.totalEffectiveWeight());
+	}
+
+}

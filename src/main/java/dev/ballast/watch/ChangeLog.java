@@ -1,0 +1,56 @@
+package dev.ballast.watch;
+
+import java.sql.Timestamp;
+
+import dev.ballast.instance.InstanceChanged;
+import dev.ballast.instance.ServiceChanged;
+import tools.jackson.databind.ObjectMapper;
+
+import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * Appends one row per revision to {@code change_log}. It listens synchronously, inside the
+ * writer's transaction, so a change and its log row commit or roll back together and the
+ * log never holds a change the state does not, or misses one it does.
+ */
+@Component
+class ChangeLog {
+
+	private final JdbcClient jdbc;
+
+	private final ObjectMapper json;
+
+	ChangeLog(JdbcClient jdbc, ObjectMapper json) {
+		this.jdbc = jdbc;
+		this.json = json;
+	}
+
+	@EventListener
+	void on(InstanceChanged change) {
+		Object payload = change.removed() ? new Removal(change.service().value(), change.id().value(), change.revision())
+				: change.instance();
+		append(change.service().value(), change.revision(), change.removed() ? "REMOVE" : "UPSERT",
+				change.id().value(), payload, change.at());
+	}
+
+	@EventListener
+	void on(ServiceChanged change) {
+		append(change.service().value(), change.revision(), "SERVICE", null, change.settings(), change.at());
+	}
+
+	private void append(String service, long revision, String kind, String instanceId, Object payload,
+			java.time.Instant at) {
+		jdbc.sql("""
+				INSERT INTO change_log (service, revision, kind, instance_id, payload, changed_at)
+				VALUES (?, ?, ?, ?, ?::jsonb, ?)""")
+			.params(service, revision, kind, instanceId, json.writeValueAsString(payload), Timestamp.from(at))
+			.update();
+	}
+
+	/** The payload of a {@code remove} event. */
+	record Removal(String service, String id, long revision) {
+	}
+
+}

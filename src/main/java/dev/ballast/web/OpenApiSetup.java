@@ -1,0 +1,84 @@
+package dev.ballast.web;
+
+import java.util.Set;
+
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.info.License;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The OpenAPI description: API metadata, and the problem responses that every operation
+ * shares (a bad service or instance name is 422, an unknown one 404, an unreadable body
+ * 400), added here once instead of on every handler.
+ */
+@Configuration(proxyBeanMethods = false)
+class OpenApiSetup {
+
+	/** Response schemas whose every property but an instance's zone is always present. */
+	private static final Set<String> ALWAYS_COMPLETE = Set.of("Instance", "InstanceList", "Service", "ServiceSummary",
+			"ServiceSettings", "FieldError");
+
+	@Bean
+	OpenAPI ballastOpenApi() {
+		return new OpenAPI().info(new Info().title("Ballast")
+			.version("v1")
+			.description("Service registry with strictly typed, guarded instance weights. "
+					+ "Every weight is a JSON integer from 0 to 10000 in every request and response.")
+			.license(new License().name("Proprietary")));
+	}
+
+	@Bean
+	OpenApiCustomizer sharedProblemResponses() {
+		return openApi -> {
+			Components components = openApi.getComponents();
+			openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
+				boolean hasBody = operation.getRequestBody() != null;
+				if (hasBody) {
+					addProblem(operation, "400", "The body is not valid JSON");
+					addProblem(operation, "422", "The request does not match the schema");
+				}
+				if (path.contains("{service}")) {
+					addProblem(operation, "404", "Unknown service or instance");
+					addProblem(operation, "422", "A path parameter or the body does not match the schema");
+				}
+			}));
+			if (components != null && components.getSchemas() != null) {
+				components.getSchemas().forEach(OpenApiSetup::requireAll);
+			}
+		};
+	}
+
+	private static void addProblem(Operation operation, String status, String description) {
+		ApiResponses responses = operation.getResponses();
+		if (responses.containsKey(status)) {
+			return;
+		}
+		responses.addApiResponse(status, new ApiResponse().description(description)
+			.content(new Content().addMediaType("application/problem+json",
+					new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")))));
+	}
+
+	/**
+	 * Response records always carry every component (nulls aside), so the schema says so and
+	 * clients generated from it need no null checks for numbers.
+	 */
+	private static void requireAll(String name, Schema<?> schema) {
+		if (!ALWAYS_COMPLETE.contains(name) || schema.getProperties() == null) {
+			return;
+		}
+		schema.getProperties().keySet().stream().filter(property -> !property.equals("zone"))
+			.forEach(schema::addRequiredItem);
+	}
+
+}

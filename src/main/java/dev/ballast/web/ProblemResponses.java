@@ -1,0 +1,97 @@
+package dev.ballast.web;
+
+import java.net.URI;
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamReadException;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * Turns every refusal into an RFC 9457 problem detail. Schema violations carry an
+ * {@code errors} array of {@link FieldError}s; anything unforeseen is logged and answered
+ * with a 500 that reveals nothing, which the fuzz tests treat as a bug.
+ */
+@RestControllerAdvice
+class ProblemResponses extends ResponseEntityExceptionHandler {
+
+	private static final Logger log = LoggerFactory.getLogger(ProblemResponses.class);
+
+	static final URI INVALID = URI.create("https://ballast.dev/problems/invalid-request");
+
+	static final URI MALFORMED = URI.create("https://ballast.dev/problems/malformed-json");
+
+	@ExceptionHandler
+	ResponseEntity<Object> invalid(InvalidRequestException ex) {
+		return problem(HttpStatus.UNPROCESSABLE_CONTENT, INVALID, "The request does not match the schema",
+				ex.getMessage(), ex.errors());
+	}
+
+	@ExceptionHandler
+	ResponseEntity<Object> notFound(NotFoundException ex) {
+		return problem(HttpStatus.NOT_FOUND, null, "Not found", ex.getMessage(), null);
+	}
+
+	@ExceptionHandler
+	ResponseEntity<Object> stale(PreconditionFailedException ex) {
+		return problem(HttpStatus.PRECONDITION_FAILED, null, "Precondition failed", ex.getMessage(), null);
+	}
+
+	@ExceptionHandler
+	ResponseEntity<Object> unexpected(RuntimeException ex) {
+		log.error("Unexpected failure while serving a request", ex);
+		return problem(HttpStatus.INTERNAL_SERVER_ERROR, null, "Internal error",
+				"the registry failed to handle this request; it has been logged", null);
+	}
+
+	@Override
+	protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		Throwable cause = ex.getMostSpecificCause();
+		if (cause instanceof StreamReadException || !(cause instanceof JacksonException)) {
+			return problem(HttpStatus.BAD_REQUEST, MALFORMED, "The body is not valid JSON", malformed(cause), null);
+		}
+		return problem(HttpStatus.UNPROCESSABLE_CONTENT, INVALID, "The request does not match the schema",
+				((JacksonException) cause).getOriginalMessage(), null);
+	}
+
+	private static String malformed(Throwable cause) {
+		if (cause instanceof JacksonException json) {
+			String message = json.getOriginalMessage();
+			var location = json.getLocation();
+			String where = location == null ? ""
+					: " at line %d, column %d".formatted(location.getLineNr(), location.getColumnNr());
+			return "the body is not valid JSON" + where + ": " + abbreviate(message);
+		}
+		return "the body is missing or is not valid JSON";
+	}
+
+	private static String abbreviate(String message) {
+		String firstLine = message == null ? "" : message.lines().findFirst().orElse("");
+		return firstLine.length() <= 200 ? firstLine : firstLine.substring(0, 200) + "…";
+	}
+
+	private static ResponseEntity<Object> problem(HttpStatus status, URI type, String title, String detail,
+			List<FieldError> errors) {
+		String path = RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes servlet
+				? servlet.getRequest().getRequestURI() : null;
+		Problem problem = new Problem(type == null ? "about:blank" : type.toString(), title, status.value(), detail,
+				path, errors);
+		return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+	}
+
+}

@@ -1,0 +1,200 @@
+package dev.ballast.web;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.ballast.weight.ReceivedValue;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Validator;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Binds a JSON request body, already parsed into a tree, to a request record and checks
+ * its constraints, turning every failure into a {@link FieldError} that names the field
+ * by JSON pointer, says what was expected and describes what was received.
+ *
+ * <p>
+ * The expectation for a field is the message of its constraint annotations (for example
+ * {@code @Min(value = 1, message = "must be an integer from 1 to 65535")}), so a type error
+ * and a range error on the same field read alike.
+ */
+@Component
+public class RequestReader {
+
+	private final ObjectMapper mapper;
+
+	private final Validator validator;
+
+	RequestReader(ObjectMapper mapper, Validator validator) {
+		this.mapper = mapper;
+		this.validator = validator;
+	}
+
+	/**
+	 * @param body the request body as received
+	 * @param type a record whose components carry constraint annotations
+	 * @return the bound and validated record
+	 * @throws InvalidRequestException listing every problem found
+	 */
+	public <T> T read(JsonNode body, Class<T> type) {
+		if (body == null || !body.isObject()) {
+			throw InvalidRequestException.of("", "the body must be a JSON object; got " + ReceivedValue.describe(body));
+		}
+		refuseNulls(body, type);
+		T value = bind(body, type);
+		Set<ConstraintViolation<T>> violations = validator.validate(value);
+		if (!violations.isEmpty()) {
+			throw new InvalidRequestException(violations.stream()
+				.map(violation -> violationError(body, violation))
+				.sorted(Comparator.comparing(FieldError::pointer))
+				.distinct()
+				.toList());
+		}
+		return value;
+	}
+
+	/** An explicit null is never a value; a field that may be left out is left out. */
+	private static void refuseNulls(JsonNode body, Class<?> type) {
+		List<FieldError> errors = new ArrayList<>();
+		for (var member : body.properties()) {
+			if (member.getValue().isNull() && hasComponent(type, member.getKey())) {
+				String name = member.getKey();
+				errors.add(new FieldError("/" + name.replace("~", "~0").replace("/", "~1"),
+						"%s %s; got null".formatted(name, expectation(type, name, false))));
+			}
+		}
+		if (!errors.isEmpty()) {
+			throw new InvalidRequestException(errors);
+		}
+	}
+
+	private static boolean hasComponent(Class<?> type, String name) {
+		return type.isRecord() && Arrays.stream(type.getRecordComponents()).anyMatch(c -> c.getName().equals(name));
+	}
+
+	private <T> T bind(JsonNode body, Class<T> type) {
+		try {
+			return mapper.treeToValue(body, type);
+		}
+		catch (JacksonException ex) {
+			throw new InvalidRequestException(List.of(bindingError(body, type, ex)));
+		}
+	}
+
+	private static FieldError bindingError(JsonNode body, Class<?> type, JacksonException ex) {
+		String pointer = pointer(ex.getPath());
+		String field = fieldName(ex.getPath());
+		if (ex instanceof UnrecognizedPropertyException unknown) {
+			return new FieldError(pointer, "unknown field \"%s\"; expected one of %s".formatted(
+					unknown.getPropertyName(), unknown.getKnownPropertyIds()));
+		}
+		String received = ReceivedValue.describe(body.at(pointer));
+		return new FieldError(pointer, "%s %s; got %s".formatted(field, expectation(type, ex.getPath()), received));
+	}
+
+	private static String expectation(Class<?> type, List<JacksonException.Reference> path) {
+		if (path.isEmpty() || path.getFirst().getPropertyName() == null) {
+			return "must be a JSON object";
+		}
+		return expectation(type, path.getFirst().getPropertyName(), path.size() > 1);
+	}
+
+	private static FieldError violationError(JsonNode body, ConstraintViolation<?> violation) {
+		String path = violation.getPropertyPath().toString();
+		String pointer = "/" + path.replace('.', '/');
+		String field = path.contains(".") ? path.substring(path.lastIndexOf('.') + 1) : path;
+		return new FieldError(pointer,
+				"%s %s; got %s".formatted(field, violation.getMessage(), ReceivedValue.describe(body.at(pointer))));
+	}
+
+	private static String pointer(List<JacksonException.Reference> path) {
+		StringBuilder pointer = new StringBuilder();
+		for (JacksonException.Reference reference : path) {
+			pointer.append('/');
+			if (reference.getPropertyName() != null) {
+				pointer.append(reference.getPropertyName().replace("~", "~0").replace("/", "~1"));
+			}
+			else {
+				pointer.append(reference.getIndex());
+			}
+		}
+		return pointer.toString();
+	}
+
+	private static String fieldName(List<JacksonException.Reference> path) {
+		return path.isEmpty() || path.getFirst().getPropertyName() == null ? "the body"
+				: path.getFirst().getPropertyName();
+	}
+
+	/**
+	 * The expectation written on the record component that the error is about
+	 * ({@link Expectation} or the message of a constraint), or a plain description of the
+	 * component's type.
+	 */
+	private static String expectation(Class<?> type, String name, boolean nested) {
+		Field field;
+		try {
+			field = type.getDeclaredField(name);
+		}
+		catch (NoSuchFieldException ex) {
+			return "is not valid";
+		}
+		Expectation expectation = field.getAnnotation(Expectation.class);
+		if (expectation != null) {
+			return expectation.value();
+		}
+		for (Annotation annotation : field.getAnnotations()) {
+			Optional<String> message = constraintMessage(annotation);
+			if (message.isPresent()) {
+				return message.get();
+			}
+		}
+		return typeExpectation(field.getType(), nested);
+	}
+
+	private static Optional<String> constraintMessage(Annotation annotation) {
+		if (!annotation.annotationType().isAnnotationPresent(jakarta.validation.Constraint.class)) {
+			return Optional.empty();
+		}
+		try {
+			Method message = annotation.annotationType().getMethod("message");
+			String text = (String) message.invoke(annotation);
+			return text.startsWith("{") ? Optional.empty() : Optional.of(text);
+		}
+		catch (ReflectiveOperationException ex) {
+			return Optional.empty();
+		}
+	}
+
+	private static String typeExpectation(Class<?> type, boolean nested) {
+		if (nested && java.util.Map.class.isAssignableFrom(type)) {
+			return "values must be strings";
+		}
+		if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
+			return "must be an integer";
+		}
+		if (type == String.class) {
+			return "must be a string";
+		}
+		if (type.isEnum()) {
+			return "must be one of " + java.util.Arrays.toString(type.getEnumConstants());
+		}
+		if (java.util.Map.class.isAssignableFrom(type)) {
+			return "must be a JSON object";
+		}
+		return "must be a " + type.getSimpleName();
+	}
+
+}
