@@ -13,7 +13,7 @@ import tools.jackson.databind.JsonNode;
  */
 @Schema(name = "InstanceEdit", description = "JSON merge patch (RFC 7386) of an instance's editable fields")
 record InstanceEdit(
-		@Schema(type = "integer", minimum = "0", maximum = "10000", example = "50")
+		@Schema(implementation = Integer.class, minimum = "0", maximum = "10000", example = "50")
 		@Expectation(RegistrationRequest.WEIGHT) JsonNode weight,
 		@Schema(example = "az-2") @Pattern(regexp = RegistrationRequest.ZONE_PATTERN,
 				message = RegistrationRequest.ZONE) String zone,

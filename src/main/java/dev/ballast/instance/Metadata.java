@@ -68,7 +68,10 @@ public record Metadata(Map<String, String> entries) {
 			errors.add(new FieldError(pointer, "metadata keys must match %s; got %s".formatted(KEY_PATTERN,
 					ServiceName.quote(key))));
 		}
-		if (value.length() > MAX_VALUE_LENGTH) {
+		if (value == null) {
+			errors.add(new FieldError(pointer, "metadata values must be strings; got null"));
+		}
+		else if (value.length() > MAX_VALUE_LENGTH) {
 			errors.add(new FieldError(pointer, "metadata values must be at most %d characters; got %d"
 				.formatted(MAX_VALUE_LENGTH, value.length())));
 		}

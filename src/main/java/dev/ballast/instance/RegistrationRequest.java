@@ -23,7 +23,7 @@ record RegistrationRequest(
 		@Pattern(regexp = "^[A-Za-z0-9.:_%\\[\\]-]+$", message = ADDRESS) String address,
 		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "1", maximum = "65535", example = "8080")
 		@NotNull(message = PORT) @Min(value = 1, message = PORT) @Max(value = 65535, message = PORT) Integer port,
-		@Schema(type = "integer", minimum = "0", maximum = "10000", example = "100",
+		@Schema(implementation = Integer.class, minimum = "0", maximum = "10000", example = "100",
 				description = "Defaults to the service's defaultWeight. Under the STRICT policy only a JSON integer is accepted.")
 		@Expectation(WEIGHT) JsonNode weight,
 		@Schema(example = "az-1") @Pattern(regexp = ZONE_PATTERN, message = ZONE) String zone,

@@ -1,10 +1,12 @@
 package dev.ballast.web;
 
+import java.util.List;
 import java.util.Set;
 
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.info.License;
 import io.swagger.v3.oas.models.media.Content;
@@ -12,6 +14,7 @@ import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
+import io.swagger.v3.oas.models.servers.Server;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 
 import org.springframework.context.annotation.Bean;
@@ -19,15 +22,15 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The OpenAPI description: API metadata, and the problem responses that every operation
- * shares (a bad service or instance name is 422, an unknown one 404, an unreadable body
- * 400), added here once instead of on every handler.
+ * shares (a bad service or instance name is 422, an unknown one 404 except where PUT
+ * creates it, an unreadable body 400), added here once instead of on every handler.
  */
 @Configuration(proxyBeanMethods = false)
 class OpenApiSetup {
 
 	/** Response schemas whose every property but an instance's zone is always present. */
 	private static final Set<String> ALWAYS_COMPLETE = Set.of("Instance", "InstanceList", "Service", "ServiceSummary",
-			"ServiceSettings", "FieldError");
+			"FieldError");
 
 	@Bean
 	OpenAPI ballastOpenApi() {
@@ -35,7 +38,9 @@ class OpenApiSetup {
 			.version("v1")
 			.description("Service registry with strictly typed, guarded instance weights. "
 					+ "Every weight is a JSON integer from 0 to 10000 in every request and response.")
-			.license(new License().name("Proprietary")));
+			.license(new License().name("Proprietary")))
+			// A relative server keeps the document identical on every node and port.
+			.servers(List.of(new Server().url("/").description("This registry node")));
 	}
 
 	@Bean
@@ -49,7 +54,9 @@ class OpenApiSetup {
 					addProblem(operation, "422", "The request does not match the schema");
 				}
 				if (path.contains("{service}")) {
-					addProblem(operation, "404", "Unknown service or instance");
+					if (method != PathItem.HttpMethod.PUT) {
+						addProblem(operation, "404", "Unknown service or instance");
+					}
 					addProblem(operation, "422", "A path parameter or the body does not match the schema");
 				}
 			}));

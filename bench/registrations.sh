@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Registration benchmark, end to end:
+#
+#   ./mvnw -DskipTests package        # once, if target/ballast-*.jar does not exist yet
+#   bench/registrations.sh [options for bench/Registrations.java]
+#
+# 1. starts the packaged jar on a free loopback port with a fresh temporary data
+#    directory and times process start -> /actuator/health UP ("cold": includes initdb
+#    of the embedded PostgreSQL and the Flyway migrations);
+# 2. stops it (SIGTERM) and starts it again on the same data directory ("warm");
+# 3. runs bench/Registrations.java with 8 clients against the warm server;
+# 4. stops the server, removes the data directory, exits with the benchmark's status.
+#
+# Environment:
+#   BALLAST_JAR          jar to run (default: target/ballast-*.jar)
+#   BENCH_CLIENTS        clients (default 8)
+#   BENCH_HEALTH_TIMEOUT seconds to wait for health UP (default 90)
+#   BENCH_STOP_TIMEOUT   seconds to wait for a SIGTERM to stop the server (default 45)
+#   BENCH_SERVER_LOG     where to keep the server's log (default: deleted with the temp dir)
+# Extra arguments go to the Java program, e.g. --seconds 60 or --services 16.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+if [[ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
+	export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
+	export PATH="$JAVA_HOME/bin:$PATH"
+fi
+
+jar="${BALLAST_JAR:-}"
+if [[ -z "$jar" ]]; then
+	shopt -s nullglob
+	jars=(target/ballast-*.jar)
+	shopt -u nullglob
+	jar="${jars[0]:-}"
+fi
+if [[ -z "$jar" || ! -f "$jar" ]]; then
+	echo "No Ballast jar found (${jar:-target/ballast-*.jar}). Build it first: ./mvnw -DskipTests package" >&2
+	exit 1
+fi
+for tool in java curl; do
+	command -v "$tool" >/dev/null || { echo "$tool is required on PATH" >&2; exit 1; }
+done
+
+clients="${BENCH_CLIENTS:-8}"
+health_timeout="${BENCH_HEALTH_TIMEOUT:-90}"
+stop_timeout="${BENCH_STOP_TIMEOUT:-45}"
+work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-bench.XXXXXX")"
+data="$work/data"
+log="${BENCH_SERVER_LOG:-$work/server.log}"
+: >"$log"
+server_pid=""
+
+# Stops the server: SIGTERM, bounded wait, then SIGKILL. After a SIGKILL the embedded
+# PostgreSQL (a child process of its own) would outlive the JVM, so it is stopped too.
+stop_server() {
+	[[ -n "$server_pid" ]] || return 0
+	local pid="$server_pid" waited=0
+	server_pid=""
+	kill -TERM "$pid" 2>/dev/null || true
+	while kill -0 "$pid" 2>/dev/null && ((waited < stop_timeout * 10)); do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "server (pid $pid) did not stop within ${stop_timeout}s; killing it" >&2
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+		local pg_pid
+		pg_pid="$(head -n1 "$data/postgres/postmaster.pid" 2>/dev/null || true)"
+		if [[ "$pg_pid" =~ ^[0-9]+$ ]] && kill -0 "$pg_pid" 2>/dev/null; then
+			kill -TERM "$pg_pid" 2>/dev/null || true
+			sleep 2
+			kill -KILL "$pg_pid" 2>/dev/null || true
+		fi
+	else
+		wait "$pid" 2>/dev/null || true
+		echo "server stopped in $(awk "BEGIN { printf \"%.1f\", $waited / 10 }") s"
+	fi
+}
+
+cleanup() {
+	local status=$?
+	trap - EXIT INT TERM
+	stop_server
+	rm -rf "$work"
+	exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+free_port() {
+	local port
+	for _ in $(seq 1 100); do
+		port=$((20000 + RANDOM % 30000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+			echo "$port"
+			return 0
+		fi
+	done
+	echo "no free port found" >&2
+	return 1
+}
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# Starts the server and waits for health UP; prints the milliseconds from process start
+# to the first UP answer.
+start_server() {
+	local began=$(now_ms) deadline
+	deadline=$((began + health_timeout * 1000))
+	echo "---- start $(date -u +%FT%TZ) ----" >>"$log"
+	java -jar "$jar" --server.port="$port" --ballast.data-dir="$data" >>"$log" 2>&1 &
+	server_pid=$!
+	until curl -fsS -m 2 "http://127.0.0.1:$port/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; do
+		if ! kill -0 "$server_pid" 2>/dev/null; then
+			server_pid=""
+			echo "server exited during startup; last lines of its log:" >&2
+			tail -n 40 "$log" >&2
+			return 1
+		fi
+		if (($(now_ms) > deadline)); then
+			echo "server not healthy within ${health_timeout}s; last lines of its log:" >&2
+			tail -n 40 "$log" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+	startup_ms=$(($(now_ms) - began))
+}
+
+port="$(free_port)"
+echo "jar: $jar"
+echo "java: $(java -version 2>&1 | head -n1)"
+echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "server: http://127.0.0.1:$port, data dir $data"
+
+start_server
+cold_ms=$startup_ms
+echo "cold start (fresh data dir, initdb + migrations): $cold_ms ms to health UP"
+stop_server
+
+start_server
+warm_ms=$startup_ms
+echo "warm start (same data dir): $warm_ms ms to health UP"
+
+status=0
+java bench/Registrations.java --url "http://127.0.0.1:$port" --clients "$clients" "$@" || status=$?
+
+stop_server
+echo "startup: cold $cold_ms ms, warm $warm_ms ms (process start to /actuator/health UP)"
+# Spring's WARN/ERROR lines, exceptions, and PostgreSQL's own WARNING/ERROR/FATAL lines
+# (the embedded server's output is relayed at INFO level).
+problems="$(grep -E '^[0-9TZ:.-]+ +(WARN|ERROR)|Exception|(WARNING|ERROR|FATAL|PANIC): ' "$log" |
+	grep -v 'SpringDocAppInitializer' || true)"
+if [[ -n "$problems" ]]; then
+	echo "server log warnings/errors ($(wc -l <<<"$problems") lines, first 20):"
+	head -n 20 <<<"$problems" | cut -c1-300
+fi
+[[ -n "${BENCH_SERVER_LOG:-}" ]] && echo "server log kept in $log"
+exit "$status"
