@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -136,7 +135,7 @@ public class Registrations {
 
 		long replaced200;
 
-		long lastEnd;
+		long stoppedAt;
 
 		int consecutiveFailures;
 
@@ -153,12 +152,11 @@ public class Registrations {
 			Arrays.fill(lastAckedWeight, -1);
 		}
 
-		void record(long nanos, long end) {
+		void record(long nanos) {
 			if (measured == latencies.length) {
 				latencies = Arrays.copyOf(latencies, measured * 2);
 			}
 			latencies[measured++] = nanos;
-			lastEnd = Math.max(lastEnd, end);
 		}
 
 		void fail(String kind, String sample) {
@@ -206,12 +204,12 @@ public class Registrations {
 		long measured = 0;
 		long created = 0;
 		long replaced = 0;
-		long lastEnd = measureStart;
+		long stoppedAt = measureStart;
 		for (Client client : clients) {
 			measured += client.measured;
 			created += client.created201;
 			replaced += client.replaced200;
-			lastEnd = Math.max(lastEnd, client.lastEnd);
+			stoppedAt = Math.max(stoppedAt, client.stoppedAt);
 			client.failures.forEach((kind, n) -> failures.merge(kind, n, Long::sum));
 			samples.addAll(client.failureSamples);
 		}
@@ -224,7 +222,9 @@ public class Registrations {
 			at += client.measured;
 		}
 		Arrays.sort(all);
-		double elapsed = (lastEnd - measureStart) / 1e9;
+		// The measured window ends when the last client stopped: at most one request after
+		// the deadline, or earlier if the request cap was reached or every client gave up.
+		double elapsed = (stoppedAt - measureStart) / 1e9;
 
 		Check check = check(options, clients);
 
@@ -275,6 +275,7 @@ public class Registrations {
 				// round's, so the server must write a new revision every time.
 				int weight = (int) ((j / n) % 10_000) + 1;
 				put(options, http, client, k, weight, measuring, begin);
+				client.stoppedAt = System.nanoTime();
 				if (client.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {
 					// The server is gone or broken; hammering it with fast failures would only
 					// bury the first, interesting ones.
@@ -313,7 +314,7 @@ public class Registrations {
 				client.lastAckedWeight[k] = weight;
 				client.consecutiveFailures = 0;
 				if (measuring) {
-					client.record(end - begin, end);
+					client.record(end - begin);
 				}
 				return;
 			}
