@@ -1,0 +1,112 @@
+package dev.ballast.web;
+
+import java.util.Map;
+
+import jakarta.validation.Validation;
+import jakarta.validation.Validator;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** How a request body is bound, and how each kind of refusal is worded. */
+class RequestReaderTest {
+
+	record Sample(@NotNull(message = "must be an integer from 1 to 9") @Min(value = 1, message = "must be an integer from 1 to 9")
+	@Max(value = 9, message = "must be an integer from 1 to 9") Integer count,
+			@Expectation("must be an integer from 0 to 10000") JsonNode weight, String label,
+			Map<String, String> tags) {
+	}
+
+	private final JsonMapper mapper = strictMapper();
+
+	private final RequestReader reader = new RequestReader(mapper, validator());
+
+	private static JsonMapper strictMapper() {
+		JsonMapper.Builder builder = JsonMapper.builder();
+		JsonMapperBuilderCustomizer customizer = new StrictJson().strictJsonMapper();
+		customizer.customize(builder);
+		return builder.build();
+	}
+
+	private static Validator validator() {
+		return Validation.buildDefaultValidatorFactory().getValidator();
+	}
+
+	private FieldError refusal(String body) {
+		JsonNode tree = mapper.readTree(body);
+		InvalidRequestException refused = (InvalidRequestException) org.assertj.core.api.Assertions
+			.catchThrowable(() -> reader.read(tree, Sample.class));
+		assertThat(refused).as(body).isNotNull();
+		return refused.errors().getFirst();
+	}
+
+	@Test
+	void bindsAValidBodyKeepingTheRawWeight() {
+		Sample sample = reader.read(mapper.readTree("{\"count\":3,\"weight\":\"7\",\"tags\":{\"a\":\"b\"}}"), Sample.class);
+
+		assertThat(sample.count()).isEqualTo(3);
+		assertThat(sample.weight().isString()).isTrue();
+		assertThat(sample.tags()).containsEntry("a", "b");
+	}
+
+	@Test
+	void refusesAStringForAnIntegerSayingWhatWasExpectedAndReceived() {
+		assertThat(refusal("{\"count\":\"3\"}"))
+			.isEqualTo(new FieldError("/count", "count must be an integer from 1 to 9; got the string \"3\""));
+	}
+
+	@Test
+	void refusesFloatsAndOverflowingNumbersForIntegers() {
+		assertThat(refusal("{\"count\":3.0}").detail()).isEqualTo("count must be an integer from 1 to 9; got the number 3.0");
+		assertThat(refusal("{\"count\":12345678901234567890}").pointer()).isEqualTo("/count");
+	}
+
+	@Test
+	void refusesOutOfRangeValuesThroughTheirConstraint() {
+		assertThat(refusal("{\"count\":10}"))
+			.isEqualTo(new FieldError("/count", "count must be an integer from 1 to 9; got the number 10"));
+	}
+
+	@Test
+	void refusesAMissingRequiredField() {
+		assertThat(refusal("{}")).isEqualTo(new FieldError("/count", "count must be an integer from 1 to 9; got no value"));
+	}
+
+	@Test
+	void refusesExplicitNullsUsingTheFieldsExpectation() {
+		assertThat(refusal("{\"count\":1,\"weight\":null}"))
+			.isEqualTo(new FieldError("/weight", "weight must be an integer from 0 to 10000; got null"));
+		assertThat(refusal("{\"count\":1,\"label\":null}").detail()).isEqualTo("label must be a string; got null");
+	}
+
+	@Test
+	void refusesUnknownFieldsListingTheKnownOnes() {
+		FieldError error = refusal("{\"count\":1,\"cuont\":2}");
+
+		assertThat(error.pointer()).isEqualTo("/cuont");
+		assertThat(error.detail()).startsWith("unknown field \"cuont\"").contains("count", "weight", "label", "tags");
+	}
+
+	@Test
+	void refusesNumbersAndBooleansWhereStringsAreExpected() {
+		assertThat(refusal("{\"count\":1,\"label\":5}").detail()).isEqualTo("label must be a string; got the number 5");
+		assertThat(refusal("{\"count\":1,\"tags\":{\"a\":true}}"))
+			.isEqualTo(new FieldError("/tags/a", "tags values must be strings; got true"));
+	}
+
+	@Test
+	void refusesABodyThatIsNotAnObject() {
+		assertThatThrownBy(() -> reader.read(mapper.readTree("[1]"), Sample.class))
+			.isInstanceOf(InvalidRequestException.class)
+			.hasMessage("the body must be a JSON object; got an array");
+	}
+
+}
