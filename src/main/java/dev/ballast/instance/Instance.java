@@ -18,13 +18,15 @@ import dev.ballast.weight.Weight;
  * @param effectiveWeight what balancers must use
  * @param mode the operator-requested mode
  * @param health whether the lease is current
+ * @param ejected whether lease expiry made it unroutable (an expired instance may be held
+ * routable by the ejection cap)
  * @param metadata free-form labels
  * @param leaseTtlSeconds how long the lease lasts after each renewal
  * @param lastRenewedAt when the lease was last renewed
  * @param revision the service revision of the last change to this instance
  */
 public record Instance(ServiceName service, InstanceId id, String address, int port, String zone, Weight weight,
-		Weight effectiveWeight, Mode mode, Health health, Metadata metadata, int leaseTtlSeconds,
+		Weight effectiveWeight, Mode mode, Health health, boolean ejected, Metadata metadata, int leaseTtlSeconds,
 		Instant lastRenewedAt, long revision) {
 
 	public Instance {
@@ -37,6 +39,24 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 		Objects.requireNonNull(health, "health");
 		Objects.requireNonNull(metadata, "metadata");
 		Objects.requireNonNull(lastRenewedAt, "lastRenewedAt");
+		if (ejected && health != Health.CRITICAL) {
+			throw new IllegalArgumentException("only an expired (CRITICAL) instance can be ejected");
+		}
+	}
+
+	/**
+	 * The weight balancers must use. Ejection and the zero-weight modes win; a ramping mode
+	 * keeps the weight its ramp last set.
+	 */
+	static Weight effective(Weight weight, Mode mode, boolean ejected, Weight current) {
+		if (ejected) {
+			return Weight.ZERO;
+		}
+		return switch (mode) {
+			case SERVING -> weight;
+			case MAINTENANCE, DRAINED -> Weight.ZERO;
+			case WARMING, DRAINING -> current;
+		};
 	}
 
 	/** The lease lasts exactly its TTL after the last renewal. */
@@ -49,12 +69,29 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 		return effectiveWeight.value() > 0;
 	}
 
-	/** Whether the parts of the instance that clients see differ, leases aside. */
+	/** This instance renewed at {@code at}: passing again, with its weight back if it was ejected. */
+	public Instance renewed(Instant at) {
+		return new Instance(service, id, address, port, zone, weight, effective(weight, mode, false, effectiveWeight),
+				mode, Health.PASSING, false, metadata, leaseTtlSeconds, at, revision);
+	}
+
+	/** This instance with its lease run out; {@code eject} when the ejection cap allows it. */
+	public Instance expired(boolean eject) {
+		return new Instance(service, id, address, port, zone, weight, effective(weight, mode, eject, effectiveWeight),
+				mode, Health.CRITICAL, eject, metadata, leaseTtlSeconds, lastRenewedAt, revision);
+	}
+
+	public Instance withRevision(long newRevision) {
+		return new Instance(service, id, address, port, zone, weight, effectiveWeight, mode, health, ejected, metadata,
+				leaseTtlSeconds, lastRenewedAt, newRevision);
+	}
+
+	/** Whether the parts of the instance that clients see differ, lease times aside. */
 	boolean sameRegistrationAs(Instance other) {
 		return address.equals(other.address) && port == other.port && Objects.equals(zone, other.zone)
 				&& weight.equals(other.weight) && effectiveWeight.equals(other.effectiveWeight)
-				&& mode == other.mode && health == other.health && metadata.equals(other.metadata)
-				&& leaseTtlSeconds == other.leaseTtlSeconds;
+				&& mode == other.mode && health == other.health && ejected == other.ejected
+				&& metadata.equals(other.metadata) && leaseTtlSeconds == other.leaseTtlSeconds;
 	}
 
 }

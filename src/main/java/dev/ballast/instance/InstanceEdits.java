@@ -67,16 +67,15 @@ class InstanceEdits {
 		List<String> normalized = new ArrayList<>();
 		Weight weight = weights.read(edit.weight(), "/weight", settings, id.value(), normalized);
 		Metadata metadata = Metadata.of(edit.metadata(), "/metadata");
-		Weight effective = current.mode() == Mode.SERVING && current.health() == Health.PASSING ? weight
-				: current.effectiveWeight();
+		Weight effective = Instance.effective(weight, current.mode(), current.ejected(), current.effectiveWeight());
 		Instance candidate = new Instance(service, id, current.address(), current.port(), edit.zone(), weight, effective,
-				current.mode(), current.health(), metadata, current.leaseTtlSeconds(), current.lastRenewedAt(),
-				current.revision());
+				current.mode(), current.health(), current.ejected(), metadata, current.leaseTtlSeconds(),
+				current.lastRenewedAt(), current.revision());
 		if (candidate.sameRegistrationAs(current)) {
 			return new Edited<>(InstanceView.of(current), normalized);
 		}
 		Instant now = Leases.now(clock);
-		Instance stored = Registrations.withRevision(candidate, services.nextRevision(service));
+		Instance stored = candidate.withRevision(services.nextRevision(service));
 		instances.upsert(stored, now);
 		events.publishEvent(new InstanceChanged(service, stored.revision(), id, InstanceView.of(stored), now));
 		return new Edited<>(InstanceView.of(stored), normalized);

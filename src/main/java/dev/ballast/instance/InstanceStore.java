@@ -19,7 +19,7 @@ import org.springframework.stereotype.Repository;
 @Repository
 class InstanceStore {
 
-	private static final String COLUMNS = "service, id, address, port, zone, weight, effective_weight, mode, health, "
+	private static final String COLUMNS = "service, id, address, port, zone, weight, effective_weight, mode, health, ejected, "
 			+ "metadata::text AS metadata, lease_ttl_seconds, last_renewed_at, revision";
 
 	private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
@@ -49,6 +49,14 @@ class InstanceStore {
 			.optional();
 	}
 
+	/** Locks every instance of a service; the caller already holds the service lock. */
+	List<Instance> lockAll(ServiceName service) {
+		return jdbc.sql("SELECT " + COLUMNS + " FROM instance WHERE service = ? ORDER BY id FOR UPDATE")
+			.param(service.value())
+			.query(this::instance)
+			.list();
+	}
+
 	List<Instance> list(ServiceName service) {
 		return jdbc.sql("SELECT " + COLUMNS + " FROM instance WHERE service = ? ORDER BY id")
 			.param(service.value())
@@ -58,18 +66,19 @@ class InstanceStore {
 
 	void upsert(Instance instance, Instant registeredAt) {
 		jdbc.sql("""
-				INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, mode, health,
+				INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, mode, health, ejected,
 				                      metadata, lease_ttl_seconds, last_renewed_at, registered_at, revision)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)
 				ON CONFLICT (service, id) DO UPDATE SET
 				       address = EXCLUDED.address, port = EXCLUDED.port, zone = EXCLUDED.zone,
 				       weight = EXCLUDED.weight, effective_weight = EXCLUDED.effective_weight,
-				       mode = EXCLUDED.mode, health = EXCLUDED.health, metadata = EXCLUDED.metadata,
+				       mode = EXCLUDED.mode, health = EXCLUDED.health, ejected = EXCLUDED.ejected,
+				       metadata = EXCLUDED.metadata,
 				       lease_ttl_seconds = EXCLUDED.lease_ttl_seconds, last_renewed_at = EXCLUDED.last_renewed_at,
 				       revision = EXCLUDED.revision""")
 			.params(instance.service().value(), instance.id().value(), instance.address(), instance.port(),
 					instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
-					instance.mode().name(), instance.health().name(),
+					instance.mode().name(), instance.health().name(), instance.ejected(),
 					json.writeValueAsString(instance.metadata().entries()), instance.leaseTtlSeconds(),
 					Timestamp.from(instance.lastRenewedAt()), Timestamp.from(registeredAt), instance.revision())
 			.update();
@@ -92,7 +101,7 @@ class InstanceStore {
 		return new Instance(ServiceName.of(rs.getString("service")), InstanceId.of(rs.getString("id")),
 				rs.getString("address"), rs.getInt("port"), rs.getString("zone"), Weight.of(rs.getInt("weight")),
 				Weight.of(rs.getInt("effective_weight")), Mode.valueOf(rs.getString("mode")),
-				Health.valueOf(rs.getString("health")), new Metadata(json.readValue(rs.getString("metadata"), STRING_MAP)),
+				Health.valueOf(rs.getString("health")), rs.getBoolean("ejected"), new Metadata(json.readValue(rs.getString("metadata"), STRING_MAP)),
 				rs.getInt("lease_ttl_seconds"), rs.getTimestamp("last_renewed_at").toInstant(), rs.getLong("revision"));
 	}
 

@@ -52,14 +52,16 @@ class Registrations {
 		Instant now = Leases.now(clock);
 		Optional<Instance> existing = instances.lock(service, id);
 		Mode mode = existing.map(Instance::mode).orElse(Mode.SERVING);
-		Weight effective = mode == Mode.SERVING ? weight : existing.get().effectiveWeight();
+		Weight effective = Instance.effective(weight, mode, false,
+				existing.map(Instance::effectiveWeight).orElse(weight));
 		Instance candidate = new Instance(service, id, request.address(), request.port(), request.zone(), weight,
-				effective, mode, Health.PASSING, metadata, leaseTtl, now, existing.map(Instance::revision).orElse(0L));
+				effective, mode, Health.PASSING, false, metadata, leaseTtl, now,
+				existing.map(Instance::revision).orElse(0L));
 		if (existing.isPresent() && candidate.sameRegistrationAs(existing.get())) {
 			instances.renew(service, id, now);
 			return new Registration(InstanceView.of(candidate), false, normalized);
 		}
-		Instance stored = withRevision(candidate, services.nextRevision(service));
+		Instance stored = candidate.withRevision(services.nextRevision(service));
 		instances.upsert(stored, now);
 		events.publishEvent(new InstanceChanged(service, stored.revision(), id, InstanceView.of(stored), now));
 		return new Registration(InstanceView.of(stored), existing.isEmpty(), normalized);
@@ -74,12 +76,6 @@ class Registrations {
 		}
 		long revision = services.nextRevision(service);
 		events.publishEvent(new InstanceChanged(service, revision, id, null, Leases.now(clock)));
-	}
-
-	static Instance withRevision(Instance instance, long revision) {
-		return new Instance(instance.service(), instance.id(), instance.address(), instance.port(), instance.zone(),
-				instance.weight(), instance.effectiveWeight(), instance.mode(), instance.health(), instance.metadata(),
-				instance.leaseTtlSeconds(), instance.lastRenewedAt(), revision);
 	}
 
 }

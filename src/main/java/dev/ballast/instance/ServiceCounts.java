@@ -9,7 +9,10 @@ package dev.ballast.instance;
  * @param critical instances whose lease expired
  * @param nominalWeight sum of configured weights
  * @param totalEffectiveWeight sum of effective weights
+ * @param ejected instances lease expiry made unroutable
+ * @param held expired instances the ejection cap keeps routable
+ * @param ejectedWeight sum of the configured weights of ejected instances
  */
 record ServiceCounts(int instances, int routable, int passing, int critical, long nominalWeight,
-		long totalEffectiveWeight) {
+		long totalEffectiveWeight, int ejected, int held, long ejectedWeight) {
 }

@@ -1,5 +1,6 @@
 package dev.ballast.instance;
 
+import dev.ballast.weight.Share;
 import dev.ballast.weight.WeightPolicy;
 import io.swagger.v3.oas.annotations.media.Schema;
 
@@ -16,13 +17,37 @@ public record ServiceView(@Schema(example = "payments") String name, WeightPolic
 		@Schema(description = "Instances whose lease is current", minimum = "0") int passing,
 		@Schema(description = "Instances whose lease expired", minimum = "0") int critical,
 		@Schema(description = "Sum of configured weights", minimum = "0") long nominalWeight,
-		@Schema(description = "Sum of effective weights", minimum = "0") long totalEffectiveWeight) {
+		@Schema(description = "Sum of effective weights", minimum = "0") long totalEffectiveWeight,
+		EjectionView ejection) {
 
 	static ServiceView of(ServiceSettings settings, ServiceCounts counts) {
 		return new ServiceView(settings.name().value(), settings.weightPolicy(), settings.defaultWeight().value(),
 				settings.leaseTtlSeconds(), settings.maxUnroutablePercent(), settings.maxEjectionPercent(),
 				settings.revision(), counts.instances(), counts.routable(), counts.passing(), counts.critical(),
-				counts.nominalWeight(), counts.totalEffectiveWeight());
+				counts.nominalWeight(), counts.totalEffectiveWeight(), EjectionView.of(settings, counts));
+	}
+
+	/**
+	 * The ejection budget (self-preservation): how much weight lease expiry may still make
+	 * unroutable.
+	 *
+	 * @param allowanceWeight maxEjectionPercent of the nominal weight, rounded down
+	 * @param ejectedWeight configured weight of the instances expiry made unroutable
+	 * @param remainingWeight what expiry may still take away
+	 * @param ejected instances expiry made unroutable
+	 * @param held expired instances kept routable by the cap
+	 */
+	@Schema(name = "EjectionBudget")
+	public record EjectionView(@Schema(minimum = "0") long allowanceWeight, @Schema(minimum = "0") long ejectedWeight,
+			@Schema(minimum = "0") long remainingWeight, @Schema(minimum = "0") int ejected,
+			@Schema(minimum = "0") int held) {
+
+		static EjectionView of(ServiceSettings settings, ServiceCounts counts) {
+			long allowance = Share.of(counts.nominalWeight(), settings.maxEjectionPercent());
+			return new EjectionView(allowance, counts.ejectedWeight(), Math.max(0, allowance - counts.ejectedWeight()),
+					counts.ejected(), counts.held());
+		}
+
 	}
 
 }

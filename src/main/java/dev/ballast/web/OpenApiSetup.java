@@ -30,7 +30,7 @@ class OpenApiSetup {
 
 	/** Response schemas whose every property but an instance's zone is always present. */
 	private static final Set<String> ALWAYS_COMPLETE = Set.of("Instance", "InstanceList", "Service", "ServiceSummary",
-			"FieldError");
+			"FieldError", "EjectionBudget", "Heartbeat");
 
 	@Bean
 	OpenAPI ballastOpenApi() {

@@ -1,0 +1,33 @@
+package dev.ballast.lease;
+
+import dev.ballast.instance.InstanceId;
+import dev.ballast.instance.ServiceName;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@Tag(name = "Instances")
+class HeartbeatController {
+
+	private final Heartbeats heartbeats;
+
+	HeartbeatController(Heartbeats heartbeats) {
+		this.heartbeats = heartbeats;
+	}
+
+	@PostMapping("/v1/services/{service}/instances/{id}/heartbeat")
+	@Operation(summary = "Renew an instance's lease",
+			description = "Answers with the instance's mode and effective weight, so it learns at once when it is "
+					+ "being drained. An instance whose lease ran out is PASSING again, with its weight. "
+					+ "404 means the registry does not know the instance: register it again with PUT.")
+	@ApiResponse(responseCode = "200", description = "The lease was renewed")
+	HeartbeatView beat(@PathVariable String service, @PathVariable String id) {
+		return heartbeats.beat(ServiceName.of(service), InstanceId.of(id));
+	}
+
+}

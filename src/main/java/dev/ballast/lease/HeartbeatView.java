@@ -1,0 +1,18 @@
+package dev.ballast.lease;
+
+import java.time.Instant;
+
+import dev.ballast.instance.Mode;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/**
+ * The answer to a heartbeat, so an instance learns at once when it is being drained.
+ *
+ * @param mode the instance's mode
+ * @param effectiveWeight the weight balancers use for it
+ * @param leaseExpiresAt when its lease runs out unless renewed again
+ */
+@Schema(name = "Heartbeat")
+record HeartbeatView(Mode mode, @Schema(minimum = "0", maximum = "10000", example = "100") int effectiveWeight,
+		Instant leaseExpiresAt) {
+}

@@ -1,0 +1,141 @@
+package dev.ballast.lease;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.ballast.instance.Health;
+import dev.ballast.instance.InstanceChanged;
+import dev.ballast.instance.InstanceId;
+import dev.ballast.instance.InstanceView;
+import dev.ballast.instance.ServiceName;
+import dev.ballast.web.NotFoundException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.event.TransactionalEventListener;
+
+/**
+ * The heartbeat path. A heartbeat is absorbed in memory and answered from a cache of each
+ * instance's mode and effective weight; it never waits for a disk write. {@link #flush()}
+ * writes all absorbed renewals in one statement, and that statement's answer refreshes
+ * the cache with what other nodes changed. Only a heartbeat from an instance whose lease
+ * ran out touches the database at once, to bring it back.
+ */
+@Component
+class Heartbeats {
+
+	private static final Logger log = LoggerFactory.getLogger(Heartbeats.class);
+
+	private final Map<InstanceKey, Instant> pending = new ConcurrentHashMap<>();
+
+	private final Map<InstanceKey, LeaseStatus> statuses = new ConcurrentHashMap<>();
+
+	private final LeaseStore store;
+
+	private final LeaseRevival revival;
+
+	private final Clock clock;
+
+	private final Counter flushFailures;
+
+	Heartbeats(LeaseStore store, LeaseRevival revival, Clock clock, MeterRegistry meters) {
+		this.store = store;
+		this.revival = revival;
+		this.clock = clock;
+		this.flushFailures = Counter.builder("ballast.lease.flush.failures")
+			.description("Heartbeat batches that could not be written; they are retried")
+			.register(meters);
+		meters.gauge("ballast.lease.pending", pending, Map::size);
+	}
+
+	HeartbeatView beat(ServiceName service, InstanceId id) {
+		Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+		InstanceKey key = new InstanceKey(service.value(), id.value());
+		LeaseStatus status = statuses.get(key);
+		if (status == null) {
+			status = store.status(key).orElseThrow(() -> unknown(service, id));
+			statuses.put(key, status);
+		}
+		if (status.health() == Health.CRITICAL) {
+			status = revive(key, now).orElseThrow(() -> unknown(service, id));
+		}
+		pending.merge(key, now, Heartbeats::later);
+		return new HeartbeatView(status.mode(), status.effectiveWeight(),
+				now.plus(Duration.ofSeconds(status.ttlSeconds())));
+	}
+
+	/**
+	 * Writes every absorbed renewal in one statement. An entry leaves the buffer only once
+	 * written, and only if no newer heartbeat replaced it meanwhile; a failed batch stays
+	 * for the next flush.
+	 */
+	void flush() {
+		if (pending.isEmpty()) {
+			return;
+		}
+		Map<InstanceKey, Instant> batch = Map.copyOf(pending);
+		Map<InstanceKey, LeaseStatus> renewed;
+		try {
+			renewed = store.renew(batch);
+		}
+		catch (DataAccessException ex) {
+			flushFailures.increment();
+			log.warn("Could not write {} lease renewals; keeping them for the next flush: {}", batch.size(),
+					ex.getMessage());
+			return;
+		}
+		batch.forEach(pending::remove);
+		batch.keySet().forEach(key -> {
+			LeaseStatus status = renewed.get(key);
+			if (status == null) {
+				statuses.remove(key);
+			}
+			else if (status.health() == Health.CRITICAL) {
+				revive(key, batch.get(key));
+			}
+			else {
+				statuses.put(key, status);
+			}
+		});
+	}
+
+	/** Keeps the cache exact for changes made on this node. */
+	@TransactionalEventListener
+	void on(InstanceChanged change) {
+		InstanceKey key = new InstanceKey(change.service().value(), change.id().value());
+		InstanceView instance = change.instance();
+		if (instance == null) {
+			statuses.remove(key);
+			pending.remove(key);
+		}
+		else {
+			statuses.put(key, new LeaseStatus(instance.mode(), instance.effectiveWeight(), instance.leaseTtlSeconds(),
+					instance.health()));
+		}
+	}
+
+	private Optional<LeaseStatus> revive(InstanceKey key, Instant at) {
+		Optional<LeaseStatus> status = revival.revive(key, at);
+		status.ifPresentOrElse(s -> statuses.put(key, s), () -> statuses.remove(key));
+		return status;
+	}
+
+	private static Instant later(Instant a, Instant b) {
+		return a.isAfter(b) ? a : b;
+	}
+
+	private static NotFoundException unknown(ServiceName service, InstanceId id) {
+		return new NotFoundException(
+				"instance %s of service %s is not registered; register it again with PUT".formatted(id, service));
+	}
+
+}

@@ -1,0 +1,10 @@
+package dev.ballast.lease;
+
+/**
+ * An instance by name, as the hot heartbeat path keys it.
+ *
+ * @param service the service name
+ * @param id the instance id
+ */
+record InstanceKey(String service, String id) {
+}

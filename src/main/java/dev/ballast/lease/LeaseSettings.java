@@ -1,0 +1,35 @@
+package dev.ballast.lease;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * {@code ballast.lease.*}.
+ *
+ * @param flushInterval how often absorbed heartbeats are written to the database
+ * @param sweepInterval how often expired leases are looked for
+ * @param pauseTolerance a sweep gap beyond the interval plus this is an outage
+ * @param removeAfter how long an ejected instance stays listed after its lease ran out;
+ * {@code null} means three times its TTL
+ * @param scheduled whether this node runs the flush and sweep timers (tests drive them)
+ */
+@ConfigurationProperties("ballast.lease")
+record LeaseSettings(@DefaultValue("1s") Duration flushInterval, @DefaultValue("1s") Duration sweepInterval,
+		@DefaultValue("2s") Duration pauseTolerance, Duration removeAfter, @DefaultValue("true") boolean scheduled) {
+
+	/**
+	 * Renewals reach the database up to one flush interval late (two, if a flush was slow),
+	 * so leases are judged as of that much earlier: a renewal still in a node's buffer can
+	 * delay an expiry but never cause one.
+	 */
+	Duration flushAllowance() {
+		return flushInterval.multipliedBy(2);
+	}
+
+	Duration removeAfter(int ttlSeconds) {
+		return removeAfter != null ? removeAfter : Duration.ofSeconds(3L * ttlSeconds);
+	}
+
+}

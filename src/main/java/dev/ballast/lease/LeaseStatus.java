@@ -1,0 +1,15 @@
+package dev.ballast.lease;
+
+import dev.ballast.instance.Health;
+import dev.ballast.instance.Mode;
+
+/**
+ * What a heartbeat answers with, cached per instance.
+ *
+ * @param mode the instance's mode
+ * @param effectiveWeight its effective weight
+ * @param ttlSeconds its lease TTL
+ * @param health whether its lease is current
+ */
+record LeaseStatus(Mode mode, int effectiveWeight, int ttlSeconds, Health health) {
+}

@@ -1,0 +1,121 @@
+package dev.ballast.lease;
+
+import java.sql.Array;
+import java.sql.PreparedStatement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.ballast.instance.Health;
+import dev.ballast.instance.Mode;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * Lease columns of the {@code instance} table. Renewals change nothing clients watch, so
+ * they are written here directly without a revision; every other state change goes
+ * through {@link dev.ballast.instance.InstanceWrites}.
+ */
+@Repository
+class LeaseStore {
+
+	/** Any fixed key shared by all nodes; only the expiry sweep takes it. */
+	static final long SWEEP_LOCK = 0x62616c6c61737401L;
+
+	private final JdbcClient jdbc;
+
+	private final JdbcTemplate template;
+
+	LeaseStore(JdbcClient jdbc, JdbcTemplate template) {
+		this.jdbc = jdbc;
+		this.template = template;
+	}
+
+	Optional<LeaseStatus> status(InstanceKey key) {
+		return jdbc.sql("""
+				SELECT mode, effective_weight, lease_ttl_seconds, health FROM instance WHERE service = ? AND id = ?""")
+			.params(key.service(), key.id())
+			.query((rs, row) -> new LeaseStatus(Mode.valueOf(rs.getString(1)), rs.getInt(2), rs.getInt(3),
+					Health.valueOf(rs.getString(4))))
+			.optional();
+	}
+
+	/**
+	 * Writes a batch of renewals in one statement. A renewal never moves a lease backwards,
+	 * so batches from several nodes may land in any order.
+	 * @return the state of each renewed instance that still exists
+	 */
+	Map<InstanceKey, LeaseStatus> renew(Map<InstanceKey, Instant> renewals) {
+		String[] services = new String[renewals.size()];
+		String[] ids = new String[renewals.size()];
+		Timestamp[] times = new Timestamp[renewals.size()];
+		int i = 0;
+		for (Map.Entry<InstanceKey, Instant> renewal : renewals.entrySet()) {
+			services[i] = renewal.getKey().service();
+			ids[i] = renewal.getKey().id();
+			times[i] = Timestamp.from(renewal.getValue());
+			i++;
+		}
+		List<Map.Entry<InstanceKey, LeaseStatus>> rows = template.query(connection -> {
+			PreparedStatement statement = connection.prepareStatement("""
+					UPDATE instance AS i SET last_renewed_at = greatest(i.last_renewed_at, v.at)
+					  FROM unnest(?::text[], ?::text[], ?::timestamptz[]) AS v(service, id, at)
+					 WHERE i.service = v.service AND i.id = v.id
+					RETURNING i.service, i.id, i.mode, i.effective_weight, i.lease_ttl_seconds, i.health""");
+			Array serviceArray = connection.createArrayOf("text", services);
+			Array idArray = connection.createArrayOf("text", ids);
+			Array timeArray = connection.createArrayOf("timestamptz", times);
+			statement.setArray(1, serviceArray);
+			statement.setArray(2, idArray);
+			statement.setArray(3, timeArray);
+			return statement;
+		}, (rs, row) -> Map.entry(new InstanceKey(rs.getString(1), rs.getString(2)), new LeaseStatus(
+				Mode.valueOf(rs.getString(3)), rs.getInt(4), rs.getInt(5), Health.valueOf(rs.getString(6)))));
+		return Map.ofEntries(rows.toArray(Map.Entry[]::new));
+	}
+
+	/** Takes the sweep lock for this transaction; false when another node is sweeping. */
+	boolean tryLeadSweep() {
+		return jdbc.sql("SELECT pg_try_advisory_xact_lock(?)").param(SWEEP_LOCK).query(Boolean.class).single();
+	}
+
+	/** Records this sweep tick and returns the previous one, if any. */
+	Optional<Instant> tick(Instant now) {
+		Optional<Instant> previous = jdbc.sql("SELECT last_tick FROM lease_sweep FOR UPDATE")
+			.query((rs, row) -> rs.getTimestamp(1).toInstant())
+			.optional();
+		jdbc.sql("""
+				INSERT INTO lease_sweep (singleton, last_tick) VALUES (true, ?)
+				ON CONFLICT (singleton) DO UPDATE SET last_tick = EXCLUDED.last_tick""")
+			.param(Timestamp.from(now))
+			.update();
+		return previous;
+	}
+
+	/** Extends every current lease by the time the registry was not watching. */
+	int extendLeases(Duration by) {
+		return jdbc.sql("""
+				UPDATE instance SET last_renewed_at = last_renewed_at + make_interval(secs => ?)
+				 WHERE health = 'PASSING'""")
+			.param(by.toMillis() / 1000.0)
+			.update();
+	}
+
+	/** Services with a lease that ran out as of {@code judgedAt}, or with expired instances. */
+	List<String> servicesToSweep(Instant judgedAt) {
+		return jdbc.sql("""
+				SELECT DISTINCT service FROM instance
+				 WHERE health = 'CRITICAL'
+				    OR last_renewed_at + make_interval(secs => lease_ttl_seconds) < ?
+				 ORDER BY service""")
+			.param(Timestamp.from(judgedAt))
+			.query(String.class)
+			.list();
+	}
+
+}

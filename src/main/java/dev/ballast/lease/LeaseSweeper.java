@@ -1,0 +1,158 @@
+package dev.ballast.lease;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.ballast.instance.Health;
+import dev.ballast.instance.Instance;
+import dev.ballast.instance.InstanceWrites;
+import dev.ballast.instance.ServiceName;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Expires leases, on one node at a time: the sweep runs in one transaction that first
+ * takes a PostgreSQL advisory lock, so a second node's sweep finds it taken and does
+ * nothing. Before judging, it extends leases by any time the registry was not watching
+ * ({@link SweepGap}); it judges as of {@link LeaseSettings#flushAllowance()} ago, so
+ * renewals still buffered on some node count; and it ejects within the
+ * {@link EjectionCap}.
+ */
+@Component
+class LeaseSweeper {
+
+	private static final Logger log = LoggerFactory.getLogger(LeaseSweeper.class);
+
+	private final LeaseStore store;
+
+	private final InstanceWrites writes;
+
+	private final LeaseSettings settings;
+
+	private final Clock clock;
+
+	private final MeterRegistry meters;
+
+	private final Map<String, AtomicInteger> held = new ConcurrentHashMap<>();
+
+	LeaseSweeper(LeaseStore store, InstanceWrites writes, LeaseSettings settings, Clock clock, MeterRegistry meters) {
+		this.store = store;
+		this.writes = writes;
+		this.settings = settings;
+		this.clock = clock;
+		this.meters = meters;
+	}
+
+	/**
+	 * One sweep.
+	 * @return what it did, or {@link Sweep#NOT_LEADER} when another node holds the sweep
+	 */
+	@Transactional(timeout = 30)
+	Sweep sweep() {
+		if (!store.tryLeadSweep()) {
+			return Sweep.NOT_LEADER;
+		}
+		Instant now = clock.instant();
+		Duration outage = SweepGap.outage(store.tick(now).orElse(null), now, settings.sweepInterval(),
+				settings.pauseTolerance());
+		if (!outage.isZero()) {
+			int extended = store.extendLeases(outage);
+			log.warn("Leases were not watched for {}; extended {} leases by that before expiring any", outage,
+					extended);
+		}
+		Instant judgedAt = now.minus(settings.flushAllowance());
+		Sweep sweep = new Sweep(true, outage, 0, 0, 0, 0);
+		for (String service : store.servicesToSweep(judgedAt)) {
+			sweep = sweep.plus(sweepService(ServiceName.of(service), judgedAt));
+		}
+		return sweep;
+	}
+
+	private Sweep sweepService(ServiceName service, Instant judgedAt) {
+		Optional<InstanceWrites.LockedService> locked = writes.lock(service);
+		if (locked.isEmpty()) {
+			return Sweep.NOTHING;
+		}
+		List<Instance> instances = locked.get().instances();
+		EjectionCap.Decision decision = EjectionCap.decide(
+				instances.stream().map(instance -> member(instance, judgedAt)).toList(),
+				locked.get().settings().maxEjectionPercent());
+		int expired = 0;
+		int ejected = 0;
+		int removed = 0;
+		for (Instance instance : instances) {
+			boolean eject = decision.eject().contains(instance.id().value());
+			boolean hold = decision.held().contains(instance.id().value());
+			if (instance.ejected() && !lease(instance).expiredAt(
+					judgedAt.minus(settings.removeAfter(instance.leaseTtlSeconds())))) {
+				continue;
+			}
+			if (instance.ejected()) {
+				writes.remove(instance);
+				removed++;
+			}
+			else if (eject || (hold && instance.health() == Health.PASSING)) {
+				writes.save(instance.expired(eject));
+				expired += instance.health() == Health.PASSING ? 1 : 0;
+				ejected += eject ? 1 : 0;
+			}
+		}
+		report(service, decision);
+		return new Sweep(true, Duration.ZERO, expired, ejected, removed, decision.held().size());
+	}
+
+	private void report(ServiceName service, EjectionCap.Decision decision) {
+		int count = decision.held().size();
+		held.computeIfAbsent(service.value(), name -> meters.gauge("ballast.lease.held", List.of(
+				io.micrometer.core.instrument.Tag.of("service", name)), new AtomicInteger())).set(count);
+		if (count > 0) {
+			log.warn("Ejection cap of service {} holds {} expired instances routable {}: expiry may take away {} of "
+					+ "its weight and has taken {}", service, count, decision.held(), decision.allowance(),
+					decision.ejectedWeight());
+		}
+	}
+
+	private EjectionCap.Member member(Instance instance, Instant judgedAt) {
+		Lease lease = lease(instance);
+		return new EjectionCap.Member(instance.id().value(), instance.weight().value(), instance.routable(),
+				lease.expiresAt(), instance.health() == Health.CRITICAL || lease.expiredAt(judgedAt), instance.ejected());
+	}
+
+	private static Lease lease(Instance instance) {
+		return new Lease(instance.lastRenewedAt(), Duration.ofSeconds(instance.leaseTtlSeconds()));
+	}
+
+	/**
+	 * What one sweep did.
+	 *
+	 * @param leader whether this node held the sweep
+	 * @param extendedBy how much leases were extended for an outage
+	 * @param expired leases that ran out in this sweep
+	 * @param ejected instances made unroutable
+	 * @param removed instances removed after {@code remove-after}
+	 * @param held expired instances the cap keeps routable
+	 */
+	record Sweep(boolean leader, Duration extendedBy, int expired, int ejected, int removed, int held) {
+
+		static final Sweep NOT_LEADER = new Sweep(false, Duration.ZERO, 0, 0, 0, 0);
+
+		static final Sweep NOTHING = new Sweep(true, Duration.ZERO, 0, 0, 0, 0);
+
+		Sweep plus(Sweep other) {
+			return new Sweep(leader, extendedBy, expired + other.expired, ejected + other.ejected,
+					removed + other.removed, held + other.held);
+		}
+
+	}
+
+}
