@@ -1,0 +1,76 @@
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Registers many instances for the heartbeat benchmark: instance i-K of service bench-(K % S),
+ * which is the naming bench/heartbeat.lua renews.
+ *
+ * java bench/Populate.java --url http://127.0.0.1:18090 --instances 100000 --services 100 --clients 16
+ */
+public class Populate {
+
+	public static void main(String[] args) throws Exception {
+		String url = option(args, "--url", "http://127.0.0.1:8080");
+		int instances = Integer.parseInt(option(args, "--instances", "100000"));
+		int services = Integer.parseInt(option(args, "--services", "100"));
+		int clients = Integer.parseInt(option(args, "--clients", "16"));
+		int ttl = Integer.parseInt(option(args, "--ttl", "300"));
+		HttpClient http = HttpClient.newBuilder()
+			.version(HttpClient.Version.HTTP_1_1)
+			.connectTimeout(Duration.ofSeconds(5))
+			.build();
+		AtomicInteger next = new AtomicInteger();
+		AtomicInteger failures = new AtomicInteger();
+		long started = System.nanoTime();
+		try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
+			for (int c = 0; c < clients; c++) {
+				pool.submit(() -> {
+					for (int k = next.getAndIncrement(); k < instances; k = next.getAndIncrement()) {
+						String path = "/v1/services/bench-%d/instances/i-%d".formatted(k % services, k);
+						String body = "{\"address\":\"127.0.0.1\",\"port\":%d,\"weight\":%d,\"leaseTtlSeconds\":%d}"
+							.formatted(1024 + k % 60000, 1 + k % 100, ttl);
+						HttpRequest request = HttpRequest.newBuilder(URI.create(url + path))
+							.timeout(Duration.ofSeconds(10))
+							.header("Content-Type", "application/json")
+							.PUT(HttpRequest.BodyPublishers.ofString(body))
+							.build();
+						try {
+							int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+							if (status != 201 && status != 200) {
+								failures.incrementAndGet();
+							}
+						}
+						catch (Exception ex) {
+							failures.incrementAndGet();
+						}
+					}
+				});
+			}
+			pool.shutdown();
+			if (!pool.awaitTermination(30, TimeUnit.MINUTES)) {
+				throw new IllegalStateException("registration did not finish within 30 minutes");
+			}
+		}
+		double seconds = (System.nanoTime() - started) / 1e9;
+		System.out.printf("registered %d instances in %d services with %d clients in %.1f s (%.0f/s), failures %d%n",
+				instances, services, clients, seconds, instances / seconds, failures.get());
+		System.exit(failures.get() == 0 ? 0 : 1);
+	}
+
+	private static String option(String[] args, String name, String fallback) {
+		for (int i = 0; i < args.length - 1; i++) {
+			if (args[i].equals(name)) {
+				return args[i + 1];
+			}
+		}
+		return fallback;
+	}
+
+}
