@@ -4,8 +4,9 @@
 #   docker build -t ballast .
 #
 # Without SPRING_DATASOURCE_URL the node starts its embedded PostgreSQL under
-# /var/lib/ballast (mount a volume there to keep it); docker-compose.yml shows the
-# production shape instead: one PostgreSQL shared by several nodes.
+# /var/lib/ballast (mount a volume there to keep it: -v ballast-data:/var/lib/ballast).
+# docker-compose.yml shows the production shape instead: one PostgreSQL shared by
+# several nodes.
 FROM eclipse-temurin:25-jre
 
 # curl serves the compose health check (GET /actuator/health/readiness); the base
@@ -24,7 +25,6 @@ RUN groupadd --system --gid 10001 ballast \
 COPY target/ballast-*.jar /app/ballast.jar
 
 ENV BALLAST_DATA_DIR=/var/lib/ballast
-VOLUME /var/lib/ballast
 WORKDIR /var/lib/ballast
 USER ballast:ballast
 EXPOSE 8080

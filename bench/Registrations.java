@@ -233,12 +233,13 @@ public class Registrations {
 		line(out, "target", options.url.toString());
 		line(out, "clients", options.clients + " (one HTTP/1.1 keep-alive connection each)");
 		line(out, "measured window", "%.1f s after %d s warm-up".formatted(elapsed, options.warmupSeconds));
-		line(out, "total requests", "%d successful in the measured window; all phases: %d created (201), %d replaced (200), %d failed"
-			.formatted(measured, created, replaced, failed));
+		line(out, "total requests", "%d successful in the measured window; all phases: %d created (201), "
+			.formatted(measured, created) + "%d replaced (200), %d failed".formatted(replaced, failed));
 		line(out, "failures", (failed == 0 ? "0" : failed + " " + failures)
 				+ (gaveUp == 0 ? "" : "; %d clients gave up after %d consecutive failures".formatted(gaveUp,
 						MAX_CONSECUTIVE_FAILURES)));
-		line(out, "registrations/s", measured == 0 ? "n/a" : "%.1f (successful writes only)".formatted(measured / elapsed));
+		line(out, "registrations/s",
+				measured == 0 ? "n/a" : "%.1f (successful writes only)".formatted(measured / elapsed));
 		line(out, "latency p50", millis(percentile(all, 50)));
 		line(out, "latency p90", millis(percentile(all, 90)));
 		line(out, "latency p99", millis(percentile(all, 99)));

@@ -50,6 +50,7 @@ data="$work/data"
 log="${BENCH_SERVER_LOG:-$work/server.log}"
 : >"$log"
 server_pid=""
+generator_pid=""
 
 # Stops the server: SIGTERM, bounded wait, then SIGKILL. After a SIGKILL the embedded
 # PostgreSQL (a child process of its own) would outlive the JVM, so it is stopped too.
@@ -82,6 +83,10 @@ stop_server() {
 cleanup() {
 	local status=$?
 	trap - EXIT INT TERM
+	if [[ -n "$generator_pid" ]]; then
+		kill -TERM "$generator_pid" 2>/dev/null || true
+		wait "$generator_pid" 2>/dev/null || true
+	fi
 	stop_server
 	rm -rf "$work"
 	exit "$status"
@@ -145,8 +150,13 @@ start_server
 warm_ms=$startup_ms
 echo "warm start (same data dir): $warm_ms ms to health UP"
 
+# In the background so that a signal to this script is handled at once (bash runs traps
+# only between foreground commands); cleanup stops it.
 status=0
-java bench/Registrations.java --url "http://127.0.0.1:$port" --clients "$clients" "$@" || status=$?
+java bench/Registrations.java --url "http://127.0.0.1:$port" --clients "$clients" "$@" &
+generator_pid=$!
+wait "$generator_pid" || status=$?
+generator_pid=""
 
 stop_server
 echo "startup: cold $cold_ms ms, warm $warm_ms ms (process start to /actuator/health UP)"

@@ -41,6 +41,10 @@ class EmbeddedDatabase {
 		return EmbeddedPostgres.builder()
 			.setDataDirectory(pgData)
 			.setCleanDataDirectory(false)
+			// Spring stops the server after the pool, when the context closes; the
+			// library's own JVM hook would cut in-flight writes during a graceful
+			// shutdown. A killed node's server is cleared by StalePostmaster instead.
+			.setRegisterShutdownHook(false)
 			// The library turns synchronous_commit off for speed in tests; an
 			// acknowledged write must be on disk, so it goes back on here.
 			.setServerConfig("synchronous_commit", "on")

@@ -53,6 +53,7 @@ class OpenApiSetup {
 					addProblem(operation, "400", "The body is not valid JSON");
 					addProblem(operation, "422", "The request does not match the schema");
 				}
+				addProblem(operation, "503", "The database is unavailable; nothing was written. Retry after Retry-After.");
 				if (path.contains("{service}")) {
 					if (method != PathItem.HttpMethod.PUT) {
 						addProblem(operation, "404", "Unknown service or instance");

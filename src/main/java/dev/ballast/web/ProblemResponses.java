@@ -2,18 +2,25 @@ package dev.ballast.web;
 
 import java.net.URI;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.StreamReadException;
 
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpHeaders;
+import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.RequestContextHolder;
@@ -33,6 +40,8 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 
 	static final URI INVALID = URI.create("https://ballast.dev/problems/invalid-request");
 
+	static final URI UNAVAILABLE = URI.create("https://ballast.dev/problems/database-unavailable");
+
 	static final URI MALFORMED = URI.create("https://ballast.dev/problems/malformed-json");
 
 	@ExceptionHandler
@@ -49,6 +58,39 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 	@ExceptionHandler
 	ResponseEntity<Object> stale(PreconditionFailedException ex) {
 		return problem(HttpStatus.PRECONDITION_FAILED, null, "Precondition failed", ex.getMessage(), null);
+	}
+
+	/**
+	 * The database could not serve the request in time (unreachable, pool exhausted, a
+	 * lock or statement timeout): nothing was written, and the client should retry, after
+	 * a jittered delay so that a crowd of clients does not return at once.
+	 */
+	@ExceptionHandler({ TransientDataAccessException.class, DataAccessResourceFailureException.class,
+			CannotCreateTransactionException.class, TransactionSystemException.class })
+	ResponseEntity<Object> unavailable(RuntimeException ex) {
+		log.warn("Database unavailable for a request: {}", NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
+		ResponseEntity<Object> problem = problem(HttpStatus.SERVICE_UNAVAILABLE, UNAVAILABLE,
+				"The registry's database is unavailable", "nothing was written; retry after the Retry-After delay",
+				null);
+		return ResponseEntity.status(problem.getStatusCode())
+			.headers(problem.getHeaders())
+			.header(HttpHeaders.RETRY_AFTER, Integer.toString(1 + ThreadLocalRandom.current().nextInt(3)))
+			.body(problem.getBody());
+	}
+
+	/**
+	 * PostgreSQL's own codes for "not now" that Spring leaves uncategorized: a lock or
+	 * statement timeout (55P03, 57014), the server shutting down (57P*), out of resources
+	 * (53*), a broken connection (08*).
+	 */
+	@ExceptionHandler
+	ResponseEntity<Object> uncategorized(UncategorizedSQLException ex) {
+		String state = ex.getSQLException() == null ? null : ex.getSQLException().getSQLState();
+		if (state != null && (state.equals("55P03") || state.equals("57014") || state.startsWith("57P")
+				|| state.startsWith("53") || state.startsWith("08"))) {
+			return unavailable(ex);
+		}
+		return unexpected(ex);
 	}
 
 	@ExceptionHandler
