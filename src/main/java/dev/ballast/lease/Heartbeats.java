@@ -47,6 +47,8 @@ class Heartbeats {
 
 	private final Counter flushFailures;
 
+	private final Counter beats;
+
 	Heartbeats(LeaseStore store, LeaseRevival revival, Clock clock, MeterRegistry meters) {
 		this.store = store;
 		this.revival = revival;
@@ -54,10 +56,12 @@ class Heartbeats {
 		this.flushFailures = Counter.builder("ballast.lease.flush.failures")
 			.description("Heartbeat batches that could not be written; they are retried")
 			.register(meters);
+		this.beats = Counter.builder("ballast.heartbeats").description("Heartbeats received").register(meters);
 		meters.gauge("ballast.lease.pending", pending, Map::size);
 	}
 
 	HeartbeatView beat(ServiceName service, InstanceId id) {
+		beats.increment();
 		Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
 		InstanceKey key = new InstanceKey(service.value(), id.value());
 		LeaseStatus status = statuses.get(key);
