@@ -33,7 +33,8 @@ class EmbeddedDatabaseIT {
 		Node first = Node.start(dataDir, log);
 		Api.Reply refused = Api.on(first.port())
 			.put(INSTANCE, "{\"address\":\"127.0.0.1\",\"port\":9000,\"weight\":\"0\"}");
-		Api.Reply created = Api.on(first.port()).put(INSTANCE, "{\"address\":\"127.0.0.1\",\"port\":9000,\"weight\":0}");
+		Api.Reply created = Api.on(first.port())
+			.put(INSTANCE, "{\"address\":\"127.0.0.1\",\"port\":9000,\"weight\":0}");
 		assertThat(refused.status()).isEqualTo(422);
 		assertThat(refused.json().get("errors").get(0).get("pointer").asString()).isEqualTo("/weight");
 		assertThat(created.status()).isEqualTo(201);
@@ -49,9 +50,11 @@ class EmbeddedDatabaseIT {
 			assertThat(survived.json().get("weight").intValue()).isZero();
 			// The orphan was re-parented to init, which reaps it in its own time.
 			await("the orphaned PostgreSQL stops").atMost(Duration.ofSeconds(30)).until(() -> !orphan.get().isAlive());
-			assertThat(postmaster(pidFile).map(ProcessHandle::pid)).isPresent().isNotEqualTo(Optional.of(orphan.get().pid()));
+			assertThat(postmaster(pidFile).map(ProcessHandle::pid)).isPresent()
+				.isNotEqualTo(Optional.of(orphan.get().pid()));
 
-			// The JVM reports a SIGTERM-initiated shutdown as 128 + 15 once its hooks ran.
+			// The JVM reports a SIGTERM-initiated shutdown as 128 + 15 once its hooks
+			// ran.
 			assertThat(second.stop()).isIn(0, 143);
 		}
 		assertThat(pidFile).as("PostgreSQL stopped cleanly with the node").doesNotExist();

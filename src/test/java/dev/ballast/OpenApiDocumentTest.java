@@ -58,7 +58,8 @@ class OpenApiDocumentTest {
 	@Test
 	void everyWeightInTheDocumentIsABoundedInteger() throws IOException {
 		JsonNode schemas = JSON.readTree(Files.readString(OpenApiContract.DOCUMENT)).path("components").path("schemas");
-		assertThat(schemas.path("Instance").path("properties").path("weight").path("type").asString()).isEqualTo("integer");
+		assertThat(schemas.path("Instance").path("properties").path("weight").path("type").asString())
+			.isEqualTo("integer");
 		for (String schema : new String[] { "Instance", "Registration", "InstanceEdit" }) {
 			JsonNode weight = schemas.path(schema).path("properties").path("weight");
 			assertThat(weight.path("type").asString()).as(schema + ".weight type").isEqualTo("integer");

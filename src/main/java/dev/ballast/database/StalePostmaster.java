@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>
  * The embedded server runs as its own process, so a {@code kill -9} of the JVM leaves it
- * running with the data directory locked, and the next start would fail. Before
- * starting, the orphan is asked to shut down (SIGTERM: its clients died with the JVM, so
- * a smart shutdown finishes at once), killed if it does not within the timeout, and a
+ * running with the data directory locked, and the next start would fail. Before starting,
+ * the orphan is asked to shut down (SIGTERM: its clients died with the JVM, so a smart
+ * shutdown finishes at once), killed if it does not within the timeout, and a
  * {@code postmaster.pid} whose process is gone is removed.
  */
 final class StalePostmaster {

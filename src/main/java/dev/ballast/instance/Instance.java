@@ -45,8 +45,8 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	}
 
 	/**
-	 * The weight balancers must use. Ejection and the zero-weight modes win; a ramping mode
-	 * keeps the weight its ramp last set.
+	 * The weight balancers must use. Ejection and the zero-weight modes win; a ramping
+	 * mode keeps the weight its ramp last set.
 	 */
 	static Weight effective(Weight weight, Mode mode, boolean ejected, Weight current) {
 		if (ejected) {
@@ -69,13 +69,19 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 		return effectiveWeight.value() > 0;
 	}
 
-	/** This instance renewed at {@code at}: passing again, with its weight back if it was ejected. */
+	/**
+	 * This instance renewed at {@code at}: passing again, with its weight back if it was
+	 * ejected.
+	 */
 	public Instance renewed(Instant at) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, mode, false, effectiveWeight),
 				mode, Health.PASSING, false, metadata, leaseTtlSeconds, at, revision);
 	}
 
-	/** This instance with its lease run out; {@code eject} when the ejection cap allows it. */
+	/**
+	 * This instance with its lease run out; {@code eject} when the ejection cap allows
+	 * it.
+	 */
 	public Instance expired(boolean eject) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, mode, eject, effectiveWeight),
 				mode, Health.CRITICAL, eject, metadata, leaseTtlSeconds, lastRenewedAt, revision);
@@ -89,9 +95,9 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	/** Whether the parts of the instance that clients see differ, lease times aside. */
 	boolean sameRegistrationAs(Instance other) {
 		return address.equals(other.address) && port == other.port && Objects.equals(zone, other.zone)
-				&& weight.equals(other.weight) && effectiveWeight.equals(other.effectiveWeight)
-				&& mode == other.mode && health == other.health && ejected == other.ejected
-				&& metadata.equals(other.metadata) && leaseTtlSeconds == other.leaseTtlSeconds;
+				&& weight.equals(other.weight) && effectiveWeight.equals(other.effectiveWeight) && mode == other.mode
+				&& health == other.health && ejected == other.ejected && metadata.equals(other.metadata)
+				&& leaseTtlSeconds == other.leaseTtlSeconds;
 	}
 
 }

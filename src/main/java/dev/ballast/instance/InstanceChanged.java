@@ -4,8 +4,8 @@ import java.time.Instant;
 
 /**
  * Published inside the transaction of every instance write, after the service revision
- * was bumped; listeners that write in the same transaction (the change log) commit or roll
- * back with the change.
+ * was bumped; listeners that write in the same transaction (the change log) commit or
+ * roll back with the change.
  *
  * @param service the service
  * @param revision the new service revision

@@ -58,7 +58,8 @@ class InstanceController {
 	@Operation(summary = "List a service's instances",
 			description = "All instances with the revision they are current at (also in X-Ballast-Index).")
 	@ApiResponse(responseCode = "200", description = "The instances, sorted by id",
-			headers = @Header(name = Headers.INDEX, description = "The service revision", schema = @Schema(type = "integer")))
+			headers = @Header(name = Headers.INDEX, description = "The service revision",
+					schema = @Schema(type = "integer")))
 	ResponseEntity<InstanceList> list(@PathVariable String service) {
 		InstanceList list = queries.instances(ServiceName.of(service));
 		return ResponseEntity.ok().header(Headers.INDEX, Long.toString(list.revision())).body(list);
@@ -79,17 +80,20 @@ class InstanceController {
 					+ "Under the service's STRICT weight policy (the default) weight must be a JSON integer from 0 to 10000; "
 					+ "under NORMALIZE, canonical decimal strings and integral numbers are converted and reported in "
 					+ "the Ballast-Normalized header.",
-			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
-					content = @Content(schema = @Schema(implementation = RegistrationRequest.class), examples = {
-							@ExampleObject(name = "registration",
-									value = "{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":100,\"zone\":\"az-1\",\"metadata\":{\"version\":\"2.4.1\"}}"),
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+					schema = @Schema(implementation = RegistrationRequest.class),
+					examples = { @ExampleObject(name = "registration",
+							value = "{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":100,\"zone\":\"az-1\",\"metadata\":{\"version\":\"2.4.1\"}}"),
 							@ExampleObject(name = "refused: string weight",
 									description = "Answered with 422 under the STRICT policy",
 									value = "{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":\"0\"}") })))
 	@ApiResponse(responseCode = "201", description = "Registered a new instance",
-			headers = @Header(name = Headers.NORMALIZED, description = "JSON pointers of converted fields (NORMALIZE only)"))
-	@ApiResponse(responseCode = "200", description = "Replaced an existing instance (or renewed its lease if nothing changed)",
-			headers = @Header(name = Headers.NORMALIZED, description = "JSON pointers of converted fields (NORMALIZE only)"))
+			headers = @Header(name = Headers.NORMALIZED,
+					description = "JSON pointers of converted fields (NORMALIZE only)"))
+	@ApiResponse(responseCode = "200",
+			description = "Replaced an existing instance (or renewed its lease if nothing changed)",
+			headers = @Header(name = Headers.NORMALIZED,
+					description = "JSON pointers of converted fields (NORMALIZE only)"))
 	@ApiResponse(responseCode = "422", description = "The body breaks the schema, e.g. a string weight",
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = dev.ballast.web.Problem.class),
@@ -110,13 +114,14 @@ class InstanceController {
 	@Operation(summary = "Edit an instance's weight, zone or metadata",
 			description = "JSON merge patch (RFC 7386): null removes the zone or a metadata key. "
 					+ "With If-Match, the edit applies only if the instance is still at that revision.",
-			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
-					content = @Content(schema = @Schema(implementation = InstanceEdit.class), examples = {
-							@ExampleObject(name = "halve the weight", value = "{\"weight\":50}"),
-							@ExampleObject(name = "refused: string weight", description = "Answered with 422 under STRICT",
-									value = "{\"weight\":\"50\"}") })))
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+					schema = @Schema(implementation = InstanceEdit.class),
+					examples = { @ExampleObject(name = "halve the weight", value = "{\"weight\":50}"),
+							@ExampleObject(name = "refused: string weight",
+									description = "Answered with 422 under STRICT", value = "{\"weight\":\"50\"}") })))
 	@ApiResponse(responseCode = "200", description = "The instance after the edit",
-			headers = @Header(name = Headers.NORMALIZED, description = "JSON pointers of converted fields (NORMALIZE only)"))
+			headers = @Header(name = Headers.NORMALIZED,
+					description = "JSON pointers of converted fields (NORMALIZE only)"))
 	@ApiResponse(responseCode = "412", description = "If-Match does not match the instance's current revision",
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = dev.ballast.web.Problem.class)))

@@ -13,8 +13,8 @@ import tools.jackson.databind.JsonNode;
  */
 @Schema(name = "InstanceEdit", description = "JSON merge patch (RFC 7386) of an instance's editable fields")
 record InstanceEdit(
-		@Schema(implementation = Integer.class, minimum = "0", maximum = "10000", example = "50")
-		@Expectation(RegistrationRequest.WEIGHT) JsonNode weight,
+		@Schema(implementation = Integer.class, minimum = "0", maximum = "10000",
+				example = "50") @Expectation(RegistrationRequest.WEIGHT) JsonNode weight,
 		@Schema(example = "az-2") @Pattern(regexp = RegistrationRequest.ZONE_PATTERN,
 				message = RegistrationRequest.ZONE) String zone,
 		@Schema(example = "{\"version\":\"2.4.2\",\"canary\":null}") Map<String, String> metadata) {

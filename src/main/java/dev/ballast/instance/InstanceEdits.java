@@ -57,10 +57,11 @@ class InstanceEdits {
 	Edited<InstanceView> editInstance(ServiceName service, InstanceId id, JsonNode patch, String ifMatch) {
 		ServiceSettings settings = lockService(service);
 		Instance current = instances.lock(service, id)
-			.orElseThrow(() -> new NotFoundException("instance %s of service %s is not registered".formatted(id, service)));
+			.orElseThrow(
+					() -> new NotFoundException("instance %s of service %s is not registered".formatted(id, service)));
 		if (ifMatch != null && !Revisions.matches(ifMatch, current.revision())) {
-			throw new PreconditionFailedException("instance %s changed since %s; it is now at revision %d"
-				.formatted(id, ifMatch, current.revision()));
+			throw new PreconditionFailedException("instance %s changed since %s; it is now at revision %d".formatted(id,
+					ifMatch, current.revision()));
 		}
 		ObjectNode merged = JsonMergePatch.apply(editable(current), patch);
 		InstanceEdit edit = reader.read(merged, InstanceEdit.class);
@@ -68,8 +69,8 @@ class InstanceEdits {
 		Weight weight = weights.read(edit.weight(), "/weight", settings, id.value(), normalized);
 		Metadata metadata = Metadata.of(edit.metadata(), "/metadata");
 		Weight effective = Instance.effective(weight, current.mode(), current.ejected(), current.effectiveWeight());
-		Instance candidate = new Instance(service, id, current.address(), current.port(), edit.zone(), weight, effective,
-				current.mode(), current.health(), current.ejected(), metadata, current.leaseTtlSeconds(),
+		Instance candidate = new Instance(service, id, current.address(), current.port(), edit.zone(), weight,
+				effective, current.mode(), current.health(), current.ejected(), metadata, current.leaseTtlSeconds(),
 				current.lastRenewedAt(), current.revision());
 		if (candidate.sameRegistrationAs(current)) {
 			return new Edited<>(InstanceView.of(current), normalized);
@@ -102,7 +103,8 @@ class InstanceEdits {
 		}
 		long revision = services.nextRevision(service);
 		ServiceSettings stored = new ServiceSettings(service, candidate.weightPolicy(), candidate.defaultWeight(),
-				candidate.leaseTtlSeconds(), candidate.maxUnroutablePercent(), candidate.maxEjectionPercent(), revision);
+				candidate.leaseTtlSeconds(), candidate.maxUnroutablePercent(), candidate.maxEjectionPercent(),
+				revision);
 		services.update(stored);
 		events.publishEvent(new ServiceChanged(service, revision, SettingsView.of(stored), Leases.now(clock)));
 		return new Edited<>(ServiceView.of(stored, services.counts(service)), normalized);

@@ -44,7 +44,8 @@ public class InstanceQueries {
 	InstanceView instance(ServiceName name, InstanceId id) {
 		return instances.find(name, id)
 			.map(InstanceView::of)
-			.orElseThrow(() -> new NotFoundException("instance %s of service %s is not registered".formatted(id, name)));
+			.orElseThrow(
+					() -> new NotFoundException("instance %s of service %s is not registered".formatted(id, name)));
 	}
 
 	private ServiceSettings settings(ServiceName name) {

@@ -84,7 +84,9 @@ class InstanceStore {
 			.update();
 	}
 
-	/** Renews a lease without touching anything clients watch, so no revision is spent. */
+	/**
+	 * Renews a lease without touching anything clients watch, so no revision is spent.
+	 */
 	void renew(ServiceName service, InstanceId id, Instant at) {
 		jdbc.sql("UPDATE instance SET last_renewed_at = ? WHERE service = ? AND id = ?")
 			.params(Timestamp.from(at), service.value(), id.value())
@@ -101,8 +103,9 @@ class InstanceStore {
 		return new Instance(ServiceName.of(rs.getString("service")), InstanceId.of(rs.getString("id")),
 				rs.getString("address"), rs.getInt("port"), rs.getString("zone"), Weight.of(rs.getInt("weight")),
 				Weight.of(rs.getInt("effective_weight")), Mode.valueOf(rs.getString("mode")),
-				Health.valueOf(rs.getString("health")), rs.getBoolean("ejected"), new Metadata(json.readValue(rs.getString("metadata"), STRING_MAP)),
-				rs.getInt("lease_ttl_seconds"), rs.getTimestamp("last_renewed_at").toInstant(), rs.getLong("revision"));
+				Health.valueOf(rs.getString("health")), rs.getBoolean("ejected"),
+				new Metadata(json.readValue(rs.getString("metadata"), STRING_MAP)), rs.getInt("lease_ttl_seconds"),
+				rs.getTimestamp("last_renewed_at").toInstant(), rs.getLong("revision"));
 	}
 
 }

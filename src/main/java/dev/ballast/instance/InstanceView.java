@@ -11,25 +11,25 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * {@code int} or {@code long}, so it can only ever be written as a JSON integer.
  */
 @Schema(name = "Instance", description = "A registered instance. Balancers must use effectiveWeight.")
-public record InstanceView(@Schema(example = "payments") String service,
-		@Schema(example = "10.0.0.5:8080") String id, @Schema(example = "10.0.0.5") String address,
+public record InstanceView(@Schema(example = "payments") String service, @Schema(example = "10.0.0.5:8080") String id,
+		@Schema(example = "10.0.0.5") String address,
 		@Schema(minimum = "1", maximum = "65535", example = "8080") int port,
-		@Schema(example = "az-1", description = "Failure domain; absent when the instance has none")
-		@JsonInclude(JsonInclude.Include.NON_NULL) String zone,
+		@Schema(example = "az-1",
+				description = "Failure domain; absent when the instance has none") @JsonInclude(JsonInclude.Include.NON_NULL) String zone,
 		@Schema(description = "Configured weight", minimum = "0", maximum = "10000", example = "100") int weight,
 		@Schema(description = "The weight balancers must use: configured weight after mode ramps, maintenance and health",
 				minimum = "0", maximum = "10000", example = "100") int effectiveWeight,
-		@Schema(description = "effectiveWeight > 0 and the instance may receive traffic") boolean routable,
-		Mode mode, Health health, @Schema(example = "{\"version\":\"2.4.1\"}") Map<String, String> metadata,
+		@Schema(description = "effectiveWeight > 0 and the instance may receive traffic") boolean routable, Mode mode,
+		Health health, @Schema(example = "{\"version\":\"2.4.1\"}") Map<String, String> metadata,
 		@Schema(minimum = "5", maximum = "300", example = "30") int leaseTtlSeconds, Instant leaseExpiresAt,
 		@Schema(description = "Service revision of the last change to this instance", minimum = "1",
 				example = "42") long revision) {
 
 	public static InstanceView of(Instance instance) {
-		return new InstanceView(instance.service().value(), instance.id().value(), instance.address(),
-				instance.port(), instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
-				instance.routable(), instance.mode(), instance.health(), instance.metadata().entries(),
-				instance.leaseTtlSeconds(), instance.leaseExpiresAt(), instance.revision());
+		return new InstanceView(instance.service().value(), instance.id().value(), instance.address(), instance.port(),
+				instance.zone(), instance.weight().value(), instance.effectiveWeight().value(), instance.routable(),
+				instance.mode(), instance.health(), instance.metadata().entries(), instance.leaseTtlSeconds(),
+				instance.leaseExpiresAt(), instance.revision());
 	}
 
 }

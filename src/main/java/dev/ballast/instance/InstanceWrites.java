@@ -38,7 +38,9 @@ public class InstanceWrites {
 		return services.lock(service).map(settings -> new LockedService(settings, instances.lockAll(service)));
 	}
 
-	/** Locks one instance (and its service first, keeping the lock order of every writer). */
+	/**
+	 * Locks one instance (and its service first, keeping the lock order of every writer).
+	 */
 	public Optional<Instance> lock(ServiceName service, InstanceId id) {
 		return services.lock(service).flatMap(settings -> instances.lock(service, id));
 	}

@@ -11,8 +11,9 @@ final class Leases {
 	}
 
 	/**
-	 * Now, to the millisecond: PostgreSQL keeps microseconds and clients read milliseconds,
-	 * so a time is cut once, before it is stored or answered, and reads back identical.
+	 * Now, to the millisecond: PostgreSQL keeps microseconds and clients read
+	 * milliseconds, so a time is cut once, before it is stored or answered, and reads
+	 * back identical.
 	 */
 	static Instant now(Clock clock) {
 		return clock.instant().truncatedTo(ChronoUnit.MILLIS);

@@ -44,8 +44,8 @@ public record Metadata(Map<String, String> entries) {
 		}
 		List<FieldError> errors = new ArrayList<>();
 		if (entries.size() > MAX_ENTRIES) {
-			errors.add(new FieldError(pointer, "metadata must have at most %d entries; got %d"
-				.formatted(MAX_ENTRIES, entries.size())));
+			errors.add(new FieldError(pointer,
+					"metadata must have at most %d entries; got %d".formatted(MAX_ENTRIES, entries.size())));
 		}
 		entries.forEach((key, value) -> check(key, value, pointer + "/" + escape(key), errors));
 		if (!errors.isEmpty()) {
@@ -57,16 +57,17 @@ public record Metadata(Map<String, String> entries) {
 	private static void check(String key, String value, String pointer, List<FieldError> errors) {
 		String lower = key.toLowerCase(Locale.ROOT);
 		if (lower.equals("weight")) {
-			errors.add(new FieldError(pointer, "metadata key %s is reserved: weight is the typed field \"weight\", never metadata"
-				.formatted(ServiceName.quote(key))));
+			errors.add(new FieldError(pointer,
+					"metadata key %s is reserved: weight is the typed field \"weight\", never metadata"
+						.formatted(ServiceName.quote(key))));
 		}
 		else if (lower.startsWith("ballast.")) {
-			errors.add(new FieldError(pointer, "metadata keys under \"ballast.\" are reserved; got %s"
-				.formatted(ServiceName.quote(key))));
+			errors.add(new FieldError(pointer,
+					"metadata keys under \"ballast.\" are reserved; got %s".formatted(ServiceName.quote(key))));
 		}
 		else if (!KEY.matcher(key).matches()) {
-			errors.add(new FieldError(pointer, "metadata keys must match %s; got %s".formatted(KEY_PATTERN,
-					ServiceName.quote(key))));
+			errors.add(new FieldError(pointer,
+					"metadata keys must match %s; got %s".formatted(KEY_PATTERN, ServiceName.quote(key))));
 		}
 		if (value == null) {
 			errors.add(new FieldError(pointer, "metadata values must be strings; got null"));

@@ -12,24 +12,25 @@ import jakarta.validation.constraints.Size;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The body of {@code PUT /v1/services/{service}/instances/{id}}. The weight is kept as the
- * JSON value received, because only the service's weight policy can say whether it is
+ * The body of {@code PUT /v1/services/{service}/instances/{id}}. The weight is kept as
+ * the JSON value received, because only the service's weight policy can say whether it is
  * acceptable.
  */
 @Schema(name = "Registration", description = "Registers or replaces an instance")
 record RegistrationRequest(
-		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "10.0.0.5")
-		@NotNull(message = ADDRESS) @Size(min = 1, max = 253, message = ADDRESS)
-		@Pattern(regexp = "^[A-Za-z0-9.:_%\\[\\]-]+$", message = ADDRESS) String address,
-		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "1", maximum = "65535", example = "8080")
-		@NotNull(message = PORT) @Min(value = 1, message = PORT) @Max(value = 65535, message = PORT) Integer port,
+		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "10.0.0.5") @NotNull(message = ADDRESS) @Size(
+				min = 1, max = 253,
+				message = ADDRESS) @Pattern(regexp = "^[A-Za-z0-9.:_%\\[\\]-]+$", message = ADDRESS) String address,
+		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "1", maximum = "65535",
+				example = "8080") @NotNull(message = PORT) @Min(value = 1,
+						message = PORT) @Max(value = 65535, message = PORT) Integer port,
 		@Schema(implementation = Integer.class, minimum = "0", maximum = "10000", example = "100",
-				description = "Defaults to the service's defaultWeight. Under the STRICT policy only a JSON integer is accepted.")
-		@Expectation(WEIGHT) JsonNode weight,
+				description = "Defaults to the service's defaultWeight. Under the STRICT policy only a JSON integer is accepted.") @Expectation(WEIGHT) JsonNode weight,
 		@Schema(example = "az-1") @Pattern(regexp = ZONE_PATTERN, message = ZONE) String zone,
 		@Schema(example = "{\"version\":\"2.4.1\"}") Map<String, String> metadata,
-		@Schema(minimum = "5", maximum = "300", example = "30", description = "Defaults to the service's leaseTtlSeconds")
-		@Min(value = 5, message = TTL) @Max(value = 300, message = TTL) Integer leaseTtlSeconds) {
+		@Schema(minimum = "5", maximum = "300", example = "30",
+				description = "Defaults to the service's leaseTtlSeconds") @Min(value = 5,
+						message = TTL) @Max(value = 300, message = TTL) Integer leaseTtlSeconds) {
 
 	static final String WEIGHT = "must be an integer from 0 to 10000";
 

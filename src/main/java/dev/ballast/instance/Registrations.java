@@ -39,7 +39,8 @@ class Registrations {
 	/**
 	 * Creates or replaces an instance, creating its service with default settings if new.
 	 * A registration equal to what is stored only renews the lease, so it costs no
-	 * revision and wakes no watcher. A refused weight rolls back the service creation too.
+	 * revision and wakes no watcher. A refused weight rolls back the service creation
+	 * too.
 	 */
 	@Transactional
 	Registration register(ServiceName service, InstanceId id, RegistrationRequest request) {
@@ -70,7 +71,8 @@ class Registrations {
 	/** Removes an instance; watchers receive a {@code remove} event. */
 	@Transactional
 	void deregister(ServiceName service, InstanceId id) {
-		services.lock(service).orElseThrow(() -> new NotFoundException("service %s is not registered".formatted(service)));
+		services.lock(service)
+			.orElseThrow(() -> new NotFoundException("service %s is not registered".formatted(service)));
 		if (!instances.delete(service, id)) {
 			throw new NotFoundException("instance %s of service %s is not registered".formatted(id, service));
 		}

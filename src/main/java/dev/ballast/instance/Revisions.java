@@ -12,7 +12,10 @@ final class Revisions {
 		return "\"" + revision + "\"";
 	}
 
-	/** Whether an {@code If-Match} header value (RFC 9110 list, {@code *} or tags) matches. */
+	/**
+	 * Whether an {@code If-Match} header value (RFC 9110 list, {@code *} or tags)
+	 * matches.
+	 */
 	static boolean matches(String ifMatch, long revision) {
 		String current = etag(revision);
 		return Arrays.stream(ifMatch.split(","))

@@ -50,13 +50,15 @@ class ServiceController {
 	@Operation(summary = "Edit a service's settings",
 			description = "JSON merge patch (RFC 7386) of weightPolicy, defaultWeight, leaseTtlSeconds, "
 					+ "maxUnroutablePercent and maxEjectionPercent.",
-			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
-					content = @Content(schema = @Schema(implementation = SettingsEdit.class), examples = {
-							@ExampleObject(name = "normalize weights", value = "{\"weightPolicy\":\"NORMALIZE\"}"),
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+					schema = @Schema(implementation = SettingsEdit.class),
+					examples = { @ExampleObject(name = "normalize weights", value = "{\"weightPolicy\":\"NORMALIZE\"}"),
 							@ExampleObject(name = "refused: string default weight",
-									description = "Answered with 422 under STRICT", value = "{\"defaultWeight\":\"0\"}") })))
+									description = "Answered with 422 under STRICT",
+									value = "{\"defaultWeight\":\"0\"}") })))
 	@ApiResponse(responseCode = "200", description = "The service after the edit",
-			headers = @Header(name = Headers.NORMALIZED, description = "JSON pointers of converted fields (NORMALIZE only)"))
+			headers = @Header(name = Headers.NORMALIZED,
+					description = "JSON pointers of converted fields (NORMALIZE only)"))
 	ResponseEntity<ServiceView> edit(@PathVariable String service,
 			@RequestBody @Parameter(hidden = true) JsonNode body) {
 		Edited<ServiceView> edited = edits.editService(ServiceName.of(service), body);

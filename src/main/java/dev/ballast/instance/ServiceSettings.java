@@ -16,8 +16,8 @@ import dev.ballast.weight.WeightPolicy;
  * @param maxEjectionPercent share of nominal weight lease expiry may take away at once
  * @param revision the service's current revision
  */
-public record ServiceSettings(ServiceName name, WeightPolicy weightPolicy, Weight defaultWeight,
-		int leaseTtlSeconds, int maxUnroutablePercent, int maxEjectionPercent, long revision) {
+public record ServiceSettings(ServiceName name, WeightPolicy weightPolicy, Weight defaultWeight, int leaseTtlSeconds,
+		int maxUnroutablePercent, int maxEjectionPercent, long revision) {
 
 	public ServiceSettings {
 		Objects.requireNonNull(name, "name");

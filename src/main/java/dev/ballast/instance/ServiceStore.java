@@ -50,7 +50,8 @@ class ServiceStore {
 
 	/** Hands out the next revision of a locked service. */
 	long nextRevision(ServiceName name) {
-		return jdbc.sql("UPDATE service SET revision = revision + 1, updated_at = now() WHERE name = ? RETURNING revision")
+		return jdbc
+			.sql("UPDATE service SET revision = revision + 1, updated_at = now() WHERE name = ? RETURNING revision")
 			.param(name.value())
 			.query(Long.class)
 			.single();

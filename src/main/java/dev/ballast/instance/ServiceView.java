@@ -28,8 +28,8 @@ public record ServiceView(@Schema(example = "payments") String name, WeightPolic
 	}
 
 	/**
-	 * The ejection budget (self-preservation): how much weight lease expiry may still make
-	 * unroutable.
+	 * The ejection budget (self-preservation): how much weight lease expiry may still
+	 * make unroutable.
 	 *
 	 * @param allowanceWeight maxEjectionPercent of the nominal weight, rounded down
 	 * @param ejectedWeight configured weight of the instances expiry made unroutable

@@ -10,15 +10,20 @@ import tools.jackson.databind.JsonNode;
 
 /** The settings of a service an operator may edit with a JSON merge patch. */
 @Schema(name = "ServiceSettingsEdit", description = "JSON merge patch (RFC 7386) of a service's settings")
-record SettingsEdit(@Schema(example = "NORMALIZE", requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = POLICY) WeightPolicy weightPolicy,
-		@Schema(implementation = Integer.class, minimum = "0", maximum = "10000", example = "100")
-		@Expectation(RegistrationRequest.WEIGHT) JsonNode defaultWeight,
-		@Schema(minimum = "5", maximum = "300", example = "30", requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = TTL)
-		@Min(value = 5, message = TTL) @Max(value = 300, message = TTL) Integer leaseTtlSeconds,
-		@Schema(minimum = "0", maximum = "100", example = "25", requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = PERCENT)
-		@Min(value = 0, message = PERCENT) @Max(value = 100, message = PERCENT) Integer maxUnroutablePercent,
-		@Schema(minimum = "0", maximum = "100", example = "20", requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = PERCENT)
-		@Min(value = 0, message = PERCENT) @Max(value = 100, message = PERCENT) Integer maxEjectionPercent) {
+record SettingsEdit(
+		@Schema(example = "NORMALIZE",
+				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = POLICY) WeightPolicy weightPolicy,
+		@Schema(implementation = Integer.class, minimum = "0", maximum = "10000",
+				example = "100") @Expectation(RegistrationRequest.WEIGHT) JsonNode defaultWeight,
+		@Schema(minimum = "5", maximum = "300", example = "30",
+				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = TTL) @Min(value = 5,
+						message = TTL) @Max(value = 300, message = TTL) Integer leaseTtlSeconds,
+		@Schema(minimum = "0", maximum = "100", example = "25",
+				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = PERCENT) @Min(value = 0,
+						message = PERCENT) @Max(value = 100, message = PERCENT) Integer maxUnroutablePercent,
+		@Schema(minimum = "0", maximum = "100", example = "20",
+				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = PERCENT) @Min(value = 0,
+						message = PERCENT) @Max(value = 100, message = PERCENT) Integer maxEjectionPercent) {
 
 	static final String POLICY = "must be one of STRICT, NORMALIZE";
 

@@ -12,9 +12,10 @@ import dev.ballast.weight.Share;
  * Self-preservation: lease expiry may make at most {@code maxEjectionPercent} of a
  * service's nominal weight (the sum of configured weights) unroutable at once. When more
  * leases run out, for example because the registry's own network failed, the excess stay
- * routable and CRITICAL so balancers keep a chance to reach them; they are ejected, oldest
- * expiry first, as the cap allows. One instance may always be ejected while the service
- * has two or more routable instances, and expiry alone never ejects the last routable one.
+ * routable and CRITICAL so balancers keep a chance to reach them; they are ejected,
+ * oldest expiry first, as the cap allows. One instance may always be ejected while the
+ * service has two or more routable instances, and expiry alone never ejects the last
+ * routable one.
  */
 final class EjectionCap {
 

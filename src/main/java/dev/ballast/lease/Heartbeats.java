@@ -78,9 +78,9 @@ class Heartbeats {
 	}
 
 	/**
-	 * Writes every absorbed renewal in one statement. An entry leaves the buffer only once
-	 * written, and only if no newer heartbeat replaced it meanwhile; a failed batch stays
-	 * for the next flush.
+	 * Writes every absorbed renewal in one statement. An entry leaves the buffer only
+	 * once written, and only if no newer heartbeat replaced it meanwhile; a failed batch
+	 * stays for the next flush.
 	 */
 	void flush() {
 		if (pending.isEmpty()) {

@@ -21,7 +21,9 @@ record Lease(Instant lastRenewedAt, Duration ttl) {
 		return lastRenewedAt.plus(ttl);
 	}
 
-	/** Expired strictly after {@link #expiresAt()}: at that instant the lease still holds. */
+	/**
+	 * Expired strictly after {@link #expiresAt()}: at that instant the lease still holds.
+	 */
 	boolean expiredAt(Instant now) {
 		return now.isAfter(expiresAt());
 	}

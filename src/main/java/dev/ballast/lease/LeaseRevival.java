@@ -12,7 +12,10 @@ import dev.ballast.instance.ServiceName;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
-/** Brings an instance whose lease ran out back to PASSING, with its weight, when it renews. */
+/**
+ * Brings an instance whose lease ran out back to PASSING, with its weight, when it
+ * renews.
+ */
 @Component
 class LeaseRevival {
 
@@ -22,12 +25,13 @@ class LeaseRevival {
 		this.writes = writes;
 	}
 
-	/** @return the instance's state after the renewal, or empty when it no longer exists */
+	/**
+	 * @return the instance's state after the renewal, or empty when it no longer exists
+	 */
 	@Transactional
 	Optional<LeaseStatus> revive(InstanceKey key, Instant at) {
 		return writes.lock(ServiceName.of(key.service()), InstanceId.of(key.id())).map(current -> {
-			Instance renewed = current.health() == Health.CRITICAL ? writes.save(current.renewed(at))
-					: current;
+			Instance renewed = current.health() == Health.CRITICAL ? writes.save(current.renewed(at)) : current;
 			return new LeaseStatus(renewed.mode(), renewed.effectiveWeight().value(), renewed.leaseTtlSeconds(),
 					renewed.health());
 		});

@@ -20,9 +20,9 @@ record LeaseSettings(@DefaultValue("1s") Duration flushInterval, @DefaultValue("
 		@DefaultValue("2s") Duration pauseTolerance, Duration removeAfter, @DefaultValue("true") boolean scheduled) {
 
 	/**
-	 * Renewals reach the database up to one flush interval late (two, if a flush was slow),
-	 * so leases are judged as of that much earlier: a renewal still in a node's buffer can
-	 * delay an expiry but never cause one.
+	 * Renewals reach the database up to one flush interval late (two, if a flush was
+	 * slow), so leases are judged as of that much earlier: a renewal still in a node's
+	 * buffer can delay an expiry but never cause one.
 	 */
 	Duration flushAllowance() {
 		return flushInterval.multipliedBy(2);

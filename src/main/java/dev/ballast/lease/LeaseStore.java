@@ -46,8 +46,8 @@ class LeaseStore {
 	}
 
 	/**
-	 * Writes a batch of renewals in one statement. A renewal never moves a lease backwards,
-	 * so batches from several nodes may land in any order.
+	 * Writes a batch of renewals in one statement. A renewal never moves a lease
+	 * backwards, so batches from several nodes may land in any order.
 	 * @return the state of each renewed instance that still exists
 	 */
 	Map<InstanceKey, LeaseStatus> renew(Map<InstanceKey, Instant> renewals) {
@@ -101,21 +101,19 @@ class LeaseStore {
 	int extendLeases(Duration by) {
 		return jdbc.sql("""
 				UPDATE instance SET last_renewed_at = last_renewed_at + make_interval(secs => ?)
-				 WHERE health = 'PASSING'""")
-			.param(by.toMillis() / 1000.0)
-			.update();
+				 WHERE health = 'PASSING'""").param(by.toMillis() / 1000.0).update();
 	}
 
-	/** Services with a lease that ran out as of {@code judgedAt}, or with expired instances. */
+	/**
+	 * Services with a lease that ran out as of {@code judgedAt}, or with expired
+	 * instances.
+	 */
 	List<String> servicesToSweep(Instant judgedAt) {
 		return jdbc.sql("""
 				SELECT DISTINCT service FROM instance
 				 WHERE health = 'CRITICAL'
 				    OR last_renewed_at + make_interval(secs => lease_ttl_seconds) < ?
-				 ORDER BY service""")
-			.param(Timestamp.from(judgedAt))
-			.query(String.class)
-			.list();
+				 ORDER BY service""").param(Timestamp.from(judgedAt)).query(String.class).list();
 	}
 
 }

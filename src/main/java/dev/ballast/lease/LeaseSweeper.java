@@ -93,8 +93,8 @@ class LeaseSweeper {
 		for (Instance instance : instances) {
 			boolean eject = decision.eject().contains(instance.id().value());
 			boolean hold = decision.held().contains(instance.id().value());
-			if (instance.ejected() && !lease(instance).expiredAt(
-					judgedAt.minus(settings.removeAfter(instance.leaseTtlSeconds())))) {
+			if (instance.ejected()
+					&& !lease(instance).expiredAt(judgedAt.minus(settings.removeAfter(instance.leaseTtlSeconds())))) {
 				continue;
 			}
 			if (instance.ejected()) {
@@ -113,19 +113,23 @@ class LeaseSweeper {
 
 	private void report(ServiceName service, EjectionCap.Decision decision) {
 		int count = decision.held().size();
-		held.computeIfAbsent(service.value(), name -> meters.gauge("ballast.lease.held", List.of(
-				io.micrometer.core.instrument.Tag.of("service", name)), new AtomicInteger())).set(count);
+		held.computeIfAbsent(service.value(),
+				name -> meters.gauge("ballast.lease.held",
+						List.of(io.micrometer.core.instrument.Tag.of("service", name)), new AtomicInteger()))
+			.set(count);
 		if (count > 0) {
-			log.warn("Ejection cap of service {} holds {} expired instances routable {}: expiry may take away {} of "
-					+ "its weight and has taken {}", service, count, decision.held(), decision.allowance(),
-					decision.ejectedWeight());
+			log.warn(
+					"Ejection cap of service {} holds {} expired instances routable {}: expiry may take away {} of "
+							+ "its weight and has taken {}",
+					service, count, decision.held(), decision.allowance(), decision.ejectedWeight());
 		}
 	}
 
 	private EjectionCap.Member member(Instance instance, Instant judgedAt) {
 		Lease lease = lease(instance);
 		return new EjectionCap.Member(instance.id().value(), instance.weight().value(), instance.routable(),
-				lease.expiresAt(), instance.health() == Health.CRITICAL || lease.expiredAt(judgedAt), instance.ejected());
+				lease.expiresAt(), instance.health() == Health.CRITICAL || lease.expiredAt(judgedAt),
+				instance.ejected());
 	}
 
 	private static Lease lease(Instance instance) {

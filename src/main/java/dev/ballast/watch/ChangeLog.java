@@ -11,9 +11,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * Appends one row per revision to {@code change_log}. It listens synchronously, inside the
- * writer's transaction, so a change and its log row commit or roll back together and the
- * log never holds a change the state does not, or misses one it does.
+ * Appends one row per revision to {@code change_log}. It listens synchronously, inside
+ * the writer's transaction, so a change and its log row commit or roll back together and
+ * the log never holds a change the state does not, or misses one it does.
  */
 @Component
 class ChangeLog {
@@ -29,10 +29,10 @@ class ChangeLog {
 
 	@EventListener
 	void on(InstanceChanged change) {
-		Object payload = change.removed() ? new Removal(change.service().value(), change.id().value(), change.revision())
-				: change.instance();
-		append(change.service().value(), change.revision(), change.removed() ? "REMOVE" : "UPSERT",
-				change.id().value(), payload, change.at());
+		Object payload = change.removed()
+				? new Removal(change.service().value(), change.id().value(), change.revision()) : change.instance();
+		append(change.service().value(), change.revision(), change.removed() ? "REMOVE" : "UPSERT", change.id().value(),
+				payload, change.at());
 	}
 
 	@EventListener

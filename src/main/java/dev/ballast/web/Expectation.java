@@ -15,7 +15,10 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 public @interface Expectation {
 
-	/** The expectation, starting with "must", e.g. {@code must be an integer from 0 to 10000}. */
+	/**
+	 * The expectation, starting with "must", e.g.
+	 * {@code must be an integer from 0 to 10000}.
+	 */
 	String value();
 
 }

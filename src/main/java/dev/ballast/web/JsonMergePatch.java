@@ -5,7 +5,9 @@ import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** JSON Merge Patch (RFC 7386): what a {@code PATCH} body does to a resource's document. */
+/**
+ * JSON Merge Patch (RFC 7386): what a {@code PATCH} body does to a resource's document.
+ */
 public final class JsonMergePatch {
 
 	private JsonMergePatch() {

@@ -34,11 +34,12 @@ class OpenApiSetup {
 
 	@Bean
 	OpenAPI ballastOpenApi() {
-		return new OpenAPI().info(new Info().title("Ballast")
-			.version("v1")
-			.description("Service registry with strictly typed, guarded instance weights. "
-					+ "Every weight is a JSON integer from 0 to 10000 in every request and response.")
-			.license(new License().name("Proprietary")))
+		return new OpenAPI()
+			.info(new Info().title("Ballast")
+				.version("v1")
+				.description("Service registry with strictly typed, guarded instance weights. "
+						+ "Every weight is a JSON integer from 0 to 10000 in every request and response.")
+				.license(new License().name("Proprietary")))
 			// A relative server keeps the document identical on every node and port.
 			.servers(List.of(new Server().url("/").description("This registry node")));
 	}
@@ -53,7 +54,8 @@ class OpenApiSetup {
 					addProblem(operation, "400", "The body is not valid JSON");
 					addProblem(operation, "422", "The request does not match the schema");
 				}
-				addProblem(operation, "503", "The database is unavailable; nothing was written. Retry after Retry-After.");
+				addProblem(operation, "503",
+						"The database is unavailable; nothing was written. Retry after Retry-After.");
 				if (path.contains("{service}")) {
 					if (method != PathItem.HttpMethod.PUT) {
 						addProblem(operation, "404", "Unknown service or instance");
@@ -72,20 +74,24 @@ class OpenApiSetup {
 		if (responses.containsKey(status)) {
 			return;
 		}
-		responses.addApiResponse(status, new ApiResponse().description(description)
-			.content(new Content().addMediaType("application/problem+json",
-					new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")))));
+		responses.addApiResponse(status,
+				new ApiResponse().description(description)
+					.content(new Content().addMediaType("application/problem+json",
+							new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")))));
 	}
 
 	/**
-	 * Response records always carry every component (nulls aside), so the schema says so and
-	 * clients generated from it need no null checks for numbers.
+	 * Response records always carry every component (nulls aside), so the schema says so
+	 * and clients generated from it need no null checks for numbers.
 	 */
 	private static void requireAll(String name, Schema<?> schema) {
 		if (!ALWAYS_COMPLETE.contains(name) || schema.getProperties() == null) {
 			return;
 		}
-		schema.getProperties().keySet().stream().filter(property -> !property.equals("zone"))
+		schema.getProperties()
+			.keySet()
+			.stream()
+			.filter(property -> !property.equals("zone"))
 			.forEach(schema::addRequiredItem);
 	}
 

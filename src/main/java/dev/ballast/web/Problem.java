@@ -18,9 +18,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 @Schema(name = "Problem", description = "RFC 9457 problem detail")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Problem(@Schema(example = "https://ballast.dev/problems/invalid-request") String type,
-		@Schema(example = "The request does not match the schema") String title,
-		@Schema(example = "422") int status,
+		@Schema(example = "The request does not match the schema") String title, @Schema(example = "422") int status,
 		@Schema(example = "weight must be an integer from 0 to 10000; got the string \"0\"") String detail,
-		@Schema(example = "/v1/services/payments/instances/10.0.0.5:8080") String instance,
-		List<FieldError> errors) {
+		@Schema(example = "/v1/services/payments/instances/10.0.0.5:8080") String instance, List<FieldError> errors) {
 }

@@ -27,8 +27,8 @@ import org.springframework.stereotype.Component;
  *
  * <p>
  * The expectation for a field is the message of its constraint annotations (for example
- * {@code @Min(value = 1, message = "must be an integer from 1 to 65535")}), so a type error
- * and a range error on the same field read alike.
+ * {@code @Min(value = 1, message = "must be an integer from 1 to 65535")}), so a type
+ * error and a range error on the same field read alike.
  */
 @Component
 public class RequestReader {
@@ -97,8 +97,8 @@ public class RequestReader {
 		String pointer = pointer(ex.getPath());
 		String field = fieldName(ex.getPath());
 		if (ex instanceof UnrecognizedPropertyException unknown) {
-			return new FieldError(pointer, "unknown field \"%s\"; expected one of %s".formatted(
-					unknown.getPropertyName(), unknown.getKnownPropertyIds()));
+			return new FieldError(pointer, "unknown field \"%s\"; expected one of %s"
+				.formatted(unknown.getPropertyName(), unknown.getKnownPropertyIds()));
 		}
 		String received = ReceivedValue.describe(body.at(pointer));
 		return new FieldError(pointer, "%s %s; got %s".formatted(field, expectation(type, ex.getPath()), received));

@@ -11,11 +11,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Makes the application's JSON mapper refuse everything that is not exactly what a
- * schema says, using Jackson's own strictness switches rather than checks of our own: no
- * coercion between strings, numbers and booleans, no floats into integers, no unknown fields, no duplicate keys, nothing after the document.
- * Floats are read as {@link java.math.BigDecimal} so that a value such as {@code 1e400}
- * keeps its magnitude instead of becoming infinity.
+ * Makes the application's JSON mapper refuse everything that is not exactly what a schema
+ * says, using Jackson's own strictness switches rather than checks of our own: no
+ * coercion between strings, numbers and booleans, no floats into integers, no unknown
+ * fields, no duplicate keys, nothing after the document. Floats are read as
+ * {@link java.math.BigDecimal} so that a value such as {@code 1e400} keeps its magnitude
+ * instead of becoming infinity.
  *
  * <p>
  * Jackson cannot refuse an explicit {@code null} without also refusing an absent optional
@@ -28,15 +29,17 @@ class StrictJson {
 	JsonMapperBuilderCustomizer strictJsonMapper() {
 		return builder -> builder.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
 			.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, DeserializationFeature.FAIL_ON_TRAILING_TOKENS,
-					DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+					DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES,
+					DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
 			.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
 			.disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-			.withCoercionConfigDefaults(config -> config.setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail)
-				.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-				.setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-				.setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
-				.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-				.setAcceptBlankAsEmpty(false));
+			.withCoercionConfigDefaults(
+					config -> config.setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail)
+						.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+						.setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+						.setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
+						.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+						.setAcceptBlankAsEmpty(false));
 	}
 
 }

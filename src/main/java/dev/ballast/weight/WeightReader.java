@@ -14,94 +14,96 @@ import tools.jackson.databind.node.NullNode;
 /**
  * Turns an untrusted JSON value into a {@link Weight} under a {@link WeightPolicy}.
  *
- * <p>Reading never throws for any node Jackson builds: whatever arrives becomes a
+ * <p>
+ * Reading never throws for any node Jackson builds: whatever arrives becomes a
  * {@link WeightReading}, and a refusal says what was expected and what was received.
  */
 public final class WeightReader {
 
-    private static final String EXPECTATION = "an integer from " + Weight.MIN + " to " + Weight.MAX;
-    private static final BigDecimal LOWEST = BigDecimal.valueOf(Weight.MIN);
-    private static final BigDecimal HIGHEST = BigDecimal.valueOf(Weight.MAX);
+	private static final String EXPECTATION = "an integer from " + Weight.MIN + " to " + Weight.MAX;
 
-    // Canonical means one spelling per number: no sign, no leading zeros, no exponent. The digit
-    // count bound keeps a huge digit string from being parsed at all.
-    private static final Pattern CANONICAL_DECIMAL = Pattern.compile("0|[1-9][0-9]{0,4}");
+	private static final BigDecimal LOWEST = BigDecimal.valueOf(Weight.MIN);
 
-    private WeightReader() {
-    }
+	private static final BigDecimal HIGHEST = BigDecimal.valueOf(Weight.MAX);
 
-    /**
-     * Reads the weight in {@code value}.
-     *
-     * @param field  the field name used in refusals, such as {@code weight} or {@code defaultWeight}
-     * @param value  the received value; a Java {@code null} is read like JSON null
-     * @param policy which JSON shapes are accepted
-     */
-    public static WeightReading read(String field, JsonNode value, WeightPolicy policy) {
-        Objects.requireNonNull(field, "field");
-        Objects.requireNonNull(policy, "policy");
-        JsonNode received = value == null ? NullNode.getInstance() : value;
-        if (received.isIntegralNumber()) {
-            return whole(new BigDecimal(received.bigIntegerValue()))
-                    .<WeightReading>map(Exact::new)
-                    .orElseGet(() -> refused(field, received));
-        }
-        return convertible(received)
-                .map(weight -> converted(field, received, weight, policy))
-                .orElseGet(() -> refused(field, received));
-    }
+	// Canonical means one spelling per number: no sign, no leading zeros, no exponent.
+	// The digit
+	// count bound keeps a huge digit string from being parsed at all.
+	private static final Pattern CANONICAL_DECIMAL = Pattern.compile("0|[1-9][0-9]{0,4}");
 
-    private static WeightReading converted(String field, JsonNode received, Weight weight, WeightPolicy policy) {
-        return switch (policy) {
-            case NORMALIZE -> new Normalized(weight, ReceivedValue.describe(received));
-            case STRICT -> new Refused(ReceivedValue.refusal(field, EXPECTATION, received)
-                    + " (the service's weight policy is STRICT; send the JSON integer " + weight.value() + ")");
-        };
-    }
+	private WeightReader() {
+	}
 
-    private static Refused refused(String field, JsonNode received) {
-        return new Refused(ReceivedValue.refusal(field, EXPECTATION, received));
-    }
+	/**
+	 * Reads the weight in {@code value}.
+	 * @param field the field name used in refusals, such as {@code weight} or
+	 * {@code defaultWeight}
+	 * @param value the received value; a Java {@code null} is read like JSON null
+	 * @param policy which JSON shapes are accepted
+	 */
+	public static WeightReading read(String field, JsonNode value, WeightPolicy policy) {
+		Objects.requireNonNull(field, "field");
+		Objects.requireNonNull(policy, "policy");
+		JsonNode received = value == null ? NullNode.getInstance() : value;
+		if (received.isIntegralNumber()) {
+			return whole(new BigDecimal(received.bigIntegerValue())).<WeightReading>map(Exact::new)
+				.orElseGet(() -> refused(field, received));
+		}
+		return convertible(received).map(weight -> converted(field, received, weight, policy))
+			.orElseGet(() -> refused(field, received));
+	}
 
-    private static Optional<Weight> convertible(JsonNode node) {
-        if (node.isString()) {
-            return fromCanonicalDecimal(node.stringValue());
-        }
-        if (node.isBigDecimal()) {
-            return whole(node.decimalValue());
-        }
-        if (node.isFloatingPointNumber()) {
-            double number = node.doubleValue();
-            return Double.isFinite(number) ? whole(new BigDecimal(number)) : Optional.empty();
-        }
-        return Optional.empty();
-    }
+	private static WeightReading converted(String field, JsonNode received, Weight weight, WeightPolicy policy) {
+		return switch (policy) {
+			case NORMALIZE -> new Normalized(weight, ReceivedValue.describe(received));
+			case STRICT -> new Refused(ReceivedValue.refusal(field, EXPECTATION, received)
+					+ " (the service's weight policy is STRICT; send the JSON integer " + weight.value() + ")");
+		};
+	}
 
-    private static Optional<Weight> fromCanonicalDecimal(String text) {
-        String digits = withoutSurroundingSpaces(text);
-        if (!CANONICAL_DECIMAL.matcher(digits).matches()) {
-            return Optional.empty();
-        }
-        return whole(new BigDecimal(digits));
-    }
+	private static Refused refused(String field, JsonNode received) {
+		return new Refused(ReceivedValue.refusal(field, EXPECTATION, received));
+	}
 
-    private static String withoutSurroundingSpaces(String text) {
-        int start = 0;
-        int end = text.length();
-        while (start < end && text.charAt(start) == ' ') {
-            start++;
-        }
-        while (end > start && text.charAt(end - 1) == ' ') {
-            end--;
-        }
-        return text.substring(start, end);
-    }
+	private static Optional<Weight> convertible(JsonNode node) {
+		if (node.isString()) {
+			return fromCanonicalDecimal(node.stringValue());
+		}
+		if (node.isBigDecimal()) {
+			return whole(node.decimalValue());
+		}
+		if (node.isFloatingPointNumber()) {
+			double number = node.doubleValue();
+			return Double.isFinite(number) ? whole(new BigDecimal(number)) : Optional.empty();
+		}
+		return Optional.empty();
+	}
 
-    private static Optional<Weight> whole(BigDecimal number) {
-        // Range first, so that zeros are only ever stripped from a number below 10001.
-        boolean weight = number.compareTo(LOWEST) >= 0
-                && number.compareTo(HIGHEST) <= 0
-                && number.stripTrailingZeros().scale() <= 0;
-        return weight ? Optional.of(Weight.of(number.intValue())) : Optional.empty();
-    }
+	private static Optional<Weight> fromCanonicalDecimal(String text) {
+		String digits = withoutSurroundingSpaces(text);
+		if (!CANONICAL_DECIMAL.matcher(digits).matches()) {
+			return Optional.empty();
+		}
+		return whole(new BigDecimal(digits));
+	}
+
+	private static String withoutSurroundingSpaces(String text) {
+		int start = 0;
+		int end = text.length();
+		while (start < end && text.charAt(start) == ' ') {
+			start++;
+		}
+		while (end > start && text.charAt(end - 1) == ' ') {
+			end--;
+		}
+		return text.substring(start, end);
+	}
+
+	private static Optional<Weight> whole(BigDecimal number) {
+		// Range first, so that zeros are only ever stripped from a number below 10001.
+		boolean weight = number.compareTo(LOWEST) >= 0 && number.compareTo(HIGHEST) <= 0
+				&& number.stripTrailingZeros().scale() <= 0;
+		return weight ? Optional.of(Weight.of(number.intValue())) : Optional.empty();
+	}
+
 }

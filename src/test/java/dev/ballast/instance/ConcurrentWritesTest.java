@@ -76,15 +76,20 @@ class ConcurrentWritesTest {
 		assertThat(replay(service)).isEqualTo(stored(api, service));
 	}
 
-	/** Each client creates, reweights and deletes instances, some shared with other clients. */
+	/**
+	 * Each client creates, reweights and deletes instances, some shared with other
+	 * clients.
+	 */
 	private static int write(Api api, String service, int client) {
 		int accepted = 0;
 		for (int k = 0; k < WRITES_PER_CLIENT; k++) {
 			String id = "i-" + (k % 5 == 0 ? "shared" : client + "-" + (k % 3));
 			String path = "/v1/services/%s/instances/%s".formatted(service, id);
 			int status = switch (k % 4) {
-				case 0, 1 -> api.put(path, "{\"address\":\"10.0.0.%d\",\"port\":%d,\"weight\":%d}".formatted(client, 1000 + k,
-						k * 10)).status();
+				case 0, 1 -> api
+					.put(path,
+							"{\"address\":\"10.0.0.%d\",\"port\":%d,\"weight\":%d}".formatted(client, 1000 + k, k * 10))
+					.status();
 				case 2 -> api.patch(path, "{\"weight\":%d}".formatted(k)).status();
 				default -> api.delete(path).status();
 			};

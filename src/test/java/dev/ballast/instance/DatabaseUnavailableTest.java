@@ -15,7 +15,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A write the database cannot serve in time is a 503 with Retry-After, never a 500 or a hang. */
+/**
+ * A write the database cannot serve in time is a 503 with Retry-After, never a 500 or a
+ * hang.
+ */
 @RegistryTest
 class DatabaseUnavailableTest {
 
@@ -55,7 +58,8 @@ class DatabaseUnavailableTest {
 		holder.join(10_000);
 
 		assertThat(reply.status()).isEqualTo(503);
-		assertThat(reply.header("Retry-After")).hasValueSatisfying(v -> assertThat(Integer.parseInt(v)).isBetween(1, 3));
+		assertThat(reply.header("Retry-After"))
+			.hasValueSatisfying(v -> assertThat(Integer.parseInt(v)).isBetween(1, 3));
 		assertThat(tookMillis).as("bounded by lock_timeout (3 s)").isLessThan(10_000);
 		assertThat(api.get(path).json().get("weight").intValue()).isEqualTo(1);
 	}

@@ -11,7 +11,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Operator edits: merge patches of instances and service settings, If-Match, NORMALIZE. */
+/**
+ * Operator edits: merge patches of instances and service settings, If-Match, NORMALIZE.
+ */
 @RegistryTest
 class OperatorEditsTest {
 
@@ -29,7 +31,8 @@ class OperatorEditsTest {
 		api = Api.on(port);
 		service = Names.service("edit");
 		instance = "/v1/services/%s/instances/a".formatted(service);
-		api.put(instance, "{\"address\":\"10.0.0.1\",\"port\":80,\"weight\":100,\"zone\":\"az-1\",\"metadata\":{\"v\":\"1\",\"team\":\"x\"}}");
+		api.put(instance,
+				"{\"address\":\"10.0.0.1\",\"port\":80,\"weight\":100,\"zone\":\"az-1\",\"metadata\":{\"v\":\"1\",\"team\":\"x\"}}");
 	}
 
 	@Test
@@ -101,7 +104,8 @@ class OperatorEditsTest {
 		assertThat(reply.json().get("maxUnroutablePercent").intValue()).isEqualTo(30);
 		assertThat(reply.json().get("maxEjectionPercent").intValue()).isEqualTo(10);
 		assertThat(reply.json().get("revision").longValue()).isEqualTo(2);
-		JsonNode next = api.put("/v1/services/%s/instances/b".formatted(service), "{\"address\":\"h\",\"port\":1}").json();
+		JsonNode next = api.put("/v1/services/%s/instances/b".formatted(service), "{\"address\":\"h\",\"port\":1}")
+			.json();
 		assertThat(next.get("weight").intValue()).isEqualTo(7);
 		assertThat(next.get("leaseTtlSeconds").intValue()).isEqualTo(60);
 	}

@@ -105,7 +105,8 @@ class RegistrationTest {
 		Api.Reply reply = api.put(path("a"), "{\"address\":\"127.0.0.1\",\"port\":9000,\"weight\":\"0\"}");
 
 		assertThat(reply.status()).isEqualTo(422);
-		assertThat(reply.contentType()).hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+		assertThat(reply.contentType())
+			.hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
 		JsonNode error = reply.json().get("errors").get(0);
 		assertThat(error.get("pointer").asString()).isEqualTo("/weight");
 		assertThat(error.get("detail").asString())
@@ -131,7 +132,8 @@ class RegistrationTest {
 				Arguments.of("{\"address\":\"h\",\"port\":0}", "/port", "got the number 0"),
 				Arguments.of("{\"address\":\"h\"}", "/port", "port must be an integer from 1 to 65535"),
 				Arguments.of("{\"address\":\"h\",\"port\":1,\"wieght\":5}", "/wieght", "unknown field \"wieght\""),
-				Arguments.of("{\"address\":\"h\",\"port\":1,\"leaseTtlSeconds\":4}", "/leaseTtlSeconds", "got the number 4"),
+				Arguments.of("{\"address\":\"h\",\"port\":1,\"leaseTtlSeconds\":4}", "/leaseTtlSeconds",
+						"got the number 4"),
 				Arguments.of("{\"address\":\"h\",\"port\":1,\"leaseTtlSeconds\":\"30\"}", "/leaseTtlSeconds",
 						"got the string \"30\""),
 				Arguments.of("{\"address\":\"h\",\"port\":1,\"zone\":null}", "/zone", "got null"),
@@ -142,7 +144,8 @@ class RegistrationTest {
 						"reserved"),
 				Arguments.of("{\"address\":\"h\",\"port\":1,\"metadata\":{\"ballast.owner\":\"x\"}}",
 						"/metadata/ballast.owner", "reserved"),
-				Arguments.of("{\"address\":\"h\",\"port\":1,\"metadata\":{\"v\":1}}", "/metadata/v", "got the number 1"),
+				Arguments.of("{\"address\":\"h\",\"port\":1,\"metadata\":{\"v\":1}}", "/metadata/v",
+						"got the number 1"),
 				Arguments.of("{\"address\":\"h\",\"port\":1,\"metadata\":{\"v\":null}}", "/metadata/v", "null"),
 				Arguments.of("{\"address\":\"h\",\"port\":1,\"metadata\":{\"bad key\":\"x\"}}", "/metadata/bad key",
 						"metadata keys must match"),
@@ -155,7 +158,9 @@ class RegistrationTest {
 		Api.Reply reply = api.put(path("a"), body);
 
 		assertThat(reply.status()).as(reply.body()).isEqualTo(422);
-		assertThat(reply.json().get("errors").valueStream()
+		assertThat(reply.json()
+			.get("errors")
+			.valueStream()
 			.filter(error -> error.get("pointer").asString().equals(pointer))
 			.map(error -> error.get("detail").asString())).as(reply.body())
 			.anySatisfy(text -> assertThat(text).contains(detail));
@@ -199,7 +204,8 @@ class RegistrationTest {
 		assertThat(list.status()).isEqualTo(200);
 		assertThat(list.header("X-Ballast-Index")).hasValue("2");
 		assertThat(list.json().get("revision").longValue()).isEqualTo(2);
-		assertThat(list.json().get("instances").valueStream().map(i -> i.get("id").asString())).containsExactly("a", "b");
+		assertThat(list.json().get("instances").valueStream().map(i -> i.get("id").asString())).containsExactly("a",
+				"b");
 	}
 
 	@Test
@@ -256,7 +262,10 @@ class RegistrationTest {
 	}
 
 	private int changeRows() {
-		return jdbc.sql("SELECT count(*) FROM change_log WHERE service = ?").param(service).query(Integer.class).single();
+		return jdbc.sql("SELECT count(*) FROM change_log WHERE service = ?")
+			.param(service)
+			.query(Integer.class)
+			.single();
 	}
 
 }

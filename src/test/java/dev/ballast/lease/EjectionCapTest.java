@@ -92,9 +92,7 @@ class EjectionCapTest {
 			.mapToLong(EjectionCap.Member::weight)
 			.sum();
 		long routableBefore = members.stream().filter(EjectionCap.Member::routable).count();
-		long routableAfter = members.stream()
-			.filter(m -> m.routable() && !decision.eject().contains(m.id()))
-			.count();
+		long routableAfter = members.stream().filter(m -> m.routable() && !decision.eject().contains(m.id())).count();
 		boolean noneEjectedBefore = members.stream().noneMatch(EjectionCap.Member::ejected);
 		if (!(noneEjectedBefore && decision.eject().size() == 1)) {
 			assertThat(ejectedWeight).isLessThanOrEqualTo(Math.max(Share.of(nominal, percent),
@@ -103,9 +101,11 @@ class EjectionCapTest {
 		if (routableBefore >= 1) {
 			assertThat(routableAfter).isGreaterThanOrEqualTo(1);
 		}
-		members.stream().filter(m -> m.expired() && !m.ejected()).forEach(m -> assertThat(
-				decision.eject().contains(m.id()) ^ decision.held().contains(m.id())).isTrue());
-		members.stream().filter(m -> !m.expired() || m.ejected())
+		members.stream()
+			.filter(m -> m.expired() && !m.ejected())
+			.forEach(m -> assertThat(decision.eject().contains(m.id()) ^ decision.held().contains(m.id())).isTrue());
+		members.stream()
+			.filter(m -> !m.expired() || m.ejected())
 			.forEach(m -> assertThat(decision.eject()).doesNotContain(m.id()));
 	}
 
@@ -113,14 +113,16 @@ class EjectionCapTest {
 	Arbitrary<List<EjectionCap.Member>> services() {
 		Arbitrary<Integer> weights = Arbitraries.integers().between(0, 10000);
 		Arbitrary<Boolean> flags = Arbitraries.of(true, false);
-		Arbitrary<EjectionCap.Member> member = Combinators.combine(weights, flags, flags, Arbitraries.integers().between(0, 1000))
-			.as((weight, expired, ejected, at) -> new EjectionCap.Member("x", weight, weight > 0 && !(expired && ejected),
-					T.plusSeconds(at), expired || ejected, expired && ejected));
+		Arbitrary<EjectionCap.Member> member = Combinators
+			.combine(weights, flags, flags, Arbitraries.integers().between(0, 1000))
+			.as((weight, expired, ejected, at) -> new EjectionCap.Member("x", weight,
+					weight > 0 && !(expired && ejected), T.plusSeconds(at), expired || ejected, expired && ejected));
 		return member.list().ofMinSize(0).ofMaxSize(30).map(list -> {
 			List<EjectionCap.Member> named = new ArrayList<>();
 			for (int i = 0; i < list.size(); i++) {
 				EjectionCap.Member m = list.get(i);
-				named.add(new EjectionCap.Member("i" + i, m.weight(), m.routable(), m.expiresAt(), m.expired(), m.ejected()));
+				named.add(new EjectionCap.Member("i" + i, m.weight(), m.routable(), m.expiresAt(), m.expired(),
+						m.ejected()));
 			}
 			return named;
 		});

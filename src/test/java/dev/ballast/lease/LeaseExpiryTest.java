@@ -75,7 +75,8 @@ class LeaseExpiryTest {
 	void setUp() {
 		api = Api.on(port);
 		service = Names.service("lease");
-		// Leave room after other tests' sweeps, so this test's gaps stay below the tolerance.
+		// Leave room after other tests' sweeps, so this test's gaps stay below the
+		// tolerance.
 		registeredAt = CLOCK.advance(Duration.ofMinutes(10));
 	}
 
@@ -121,8 +122,10 @@ class LeaseExpiryTest {
 		register("a", 1);
 
 		assertThat(beat("nope").status()).isEqualTo(404);
-		assertThat(api.send("POST", "/v1/services/%s/instances/a/heartbeat".formatted(Names.service("none")), null, null)
-			.status()).isEqualTo(404);
+		assertThat(
+				api.send("POST", "/v1/services/%s/instances/a/heartbeat".formatted(Names.service("none")), null, null)
+					.status())
+			.isEqualTo(404);
 	}
 
 	@Test
@@ -282,7 +285,9 @@ class LeaseExpiryTest {
 		CountDownLatch held = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
 		Thread otherNode = Thread.ofVirtual().start(() -> transactions.executeWithoutResult(status -> {
-			assertThat(jdbc.sql("SELECT pg_try_advisory_xact_lock(?)").param(LeaseStore.SWEEP_LOCK).query(Boolean.class)
+			assertThat(jdbc.sql("SELECT pg_try_advisory_xact_lock(?)")
+				.param(LeaseStore.SWEEP_LOCK)
+				.query(Boolean.class)
 				.single()).isTrue();
 			held.countDown();
 			await(release);

@@ -15,7 +15,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** With the real timers and clock, an absorbed heartbeat reaches the database by itself. */
+/**
+ * With the real timers and clock, an absorbed heartbeat reaches the database by itself.
+ */
 @RegistryTest
 class ScheduledFlushTest {
 

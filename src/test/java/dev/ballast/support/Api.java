@@ -38,7 +38,10 @@ public final class Api {
 		return new Api("http://127.0.0.1:" + port, true);
 	}
 
-	/** A client that does not check responses against the contract, for the contract test itself. */
+	/**
+	 * A client that does not check responses against the contract, for the contract test
+	 * itself.
+	 */
 	public static Api unchecked(int port) {
 		return new Api("http://127.0.0.1:" + port, false);
 	}
@@ -66,7 +69,8 @@ public final class Api {
 	public Reply send(String method, String path, String json, String ifMatch) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
 			.timeout(Duration.ofSeconds(30))
-			.method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+			.method(method,
+					json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
 		if (json != null) {
 			request.header("Content-Type", "application/json");
 		}
@@ -78,8 +82,8 @@ public final class Api {
 			Reply reply = new Reply(response, parse(response));
 			if (contractChecked) {
 				OpenApiContract.load()
-					.check(method, URI.create(base + path).getPath(), response.statusCode(), reply.contentType().orElse(null),
-							reply.json());
+					.check(method, URI.create(base + path).getPath(), response.statusCode(),
+							reply.contentType().orElse(null), reply.json());
 			}
 			return reply;
 		}

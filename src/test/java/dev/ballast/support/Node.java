@@ -38,8 +38,9 @@ public final class Node implements AutoCloseable {
 			throw new IllegalStateException("system property ballast.jar is not set; run with ./mvnw verify");
 		}
 		int port = freePort();
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-jar", jar, "--server.port=" + port, "--server.address=127.0.0.1", "--ballast.data-dir=" + dataDir));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar,
+						"--server.port=" + port, "--server.address=127.0.0.1", "--ballast.data-dir=" + dataDir));
 		command.addAll(List.of(extraArgs));
 		long started = System.nanoTime();
 		try {

@@ -19,8 +19,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** How a request body is bound, and how each kind of refusal is worded. */
 class RequestReaderTest {
 
-	record Sample(@NotNull(message = "must be an integer from 1 to 9") @Min(value = 1, message = "must be an integer from 1 to 9")
-	@Max(value = 9, message = "must be an integer from 1 to 9") Integer count,
+	record Sample(
+			@NotNull(message = "must be an integer from 1 to 9") @Min(value = 1,
+					message = "must be an integer from 1 to 9") @Max(value = 9,
+							message = "must be an integer from 1 to 9") Integer count,
 			@Expectation("must be an integer from 0 to 10000") JsonNode weight, String label,
 			Map<String, String> tags) {
 	}
@@ -50,7 +52,8 @@ class RequestReaderTest {
 
 	@Test
 	void bindsAValidBodyKeepingTheRawWeight() {
-		Sample sample = reader.read(mapper.readTree("{\"count\":3,\"weight\":\"7\",\"tags\":{\"a\":\"b\"}}"), Sample.class);
+		Sample sample = reader.read(mapper.readTree("{\"count\":3,\"weight\":\"7\",\"tags\":{\"a\":\"b\"}}"),
+				Sample.class);
 
 		assertThat(sample.count()).isEqualTo(3);
 		assertThat(sample.weight().isString()).isTrue();
@@ -65,7 +68,8 @@ class RequestReaderTest {
 
 	@Test
 	void refusesFloatsAndOverflowingNumbersForIntegers() {
-		assertThat(refusal("{\"count\":3.0}").detail()).isEqualTo("count must be an integer from 1 to 9; got the number 3.0");
+		assertThat(refusal("{\"count\":3.0}").detail())
+			.isEqualTo("count must be an integer from 1 to 9; got the number 3.0");
 		assertThat(refusal("{\"count\":12345678901234567890}").pointer()).isEqualTo("/count");
 	}
 
@@ -77,7 +81,8 @@ class RequestReaderTest {
 
 	@Test
 	void refusesAMissingRequiredField() {
-		assertThat(refusal("{}")).isEqualTo(new FieldError("/count", "count must be an integer from 1 to 9; got no value"));
+		assertThat(refusal("{}"))
+			.isEqualTo(new FieldError("/count", "count must be an integer from 1 to 9; got no value"));
 	}
 
 	@Test
