@@ -6,8 +6,11 @@
 #
 #   ./mvnw -DskipTests package && bench/heartbeats.sh
 #
+# A JVM compiles its hot paths during the first seconds of load, so 20 s of heartbeats
+# (BENCH_WARMUP) run unmeasured first; set BENCH_WARMUP=0 to measure a cold path.
+#
 # Knobs (environment): BENCH_INSTANCES (100000), BENCH_SERVICES (100), BENCH_SECONDS (30),
-# BENCH_CONNECTIONS (64), BENCH_THREADS (2), BALLAST_JAR, BENCH_PORT (18090).
+# BENCH_CONNECTIONS (32), BENCH_THREADS (2), BALLAST_JAR, BENCH_PORT (18090).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,7 +21,8 @@ fi
 export BENCH_INSTANCES=${BENCH_INSTANCES:-100000}
 export BENCH_SERVICES=${BENCH_SERVICES:-100}
 SECONDS_RUN=${BENCH_SECONDS:-30}
-CONNECTIONS=${BENCH_CONNECTIONS:-64}
+WARMUP=${BENCH_WARMUP:-20}
+CONNECTIONS=${BENCH_CONNECTIONS:-32}
 THREADS=${BENCH_THREADS:-2}
 PORT=${BENCH_PORT:-18090}
 JAR=${BALLAST_JAR:-$(ls target/ballast-*.jar 2>/dev/null | head -n 1)}
@@ -63,6 +67,11 @@ heap() {
 }
 echo "heap after registration (after a full GC): $(heap)"
 
+if [ "$WARMUP" -gt 0 ]; then
+  echo "warm-up (${WARMUP} s, not measured): $(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 5s \
+    -s bench/heartbeat.lua "$BASE" | grep '^heartbeats:')"
+fi
+echo "measured: ${SECONDS_RUN} s, $CONNECTIONS connections, $THREADS wrk threads"
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --timeout 5s -s bench/heartbeat.lua "$BASE" | tail -n 3
 
 echo "heap after the heartbeat load (after a full GC): $(heap)"

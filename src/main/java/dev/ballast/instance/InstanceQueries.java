@@ -14,7 +14,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @Transactional(readOnly = true, isolation = Isolation.REPEATABLE_READ)
-public class InstanceQueries {
+class InstanceQueries {
 
 	private final ServiceStore services;
 

@@ -31,8 +31,8 @@ class LeaseSchedule {
 		heartbeats.flush();
 	}
 
-	@Scheduled(fixedDelayString = "${ballast.lease.sweep-interval:1s}",
-			initialDelayString = "${ballast.lease.sweep-interval:1s}")
+	@Scheduled(fixedDelayString = "${ballast.lease.sweep-interval:5s}",
+			initialDelayString = "${ballast.lease.sweep-interval:5s}")
 	void sweep() {
 		try {
 			// This node's own buffered renewals go in first; other nodes' are covered by

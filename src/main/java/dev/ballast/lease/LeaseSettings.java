@@ -9,14 +9,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code ballast.lease.*}.
  *
  * @param flushInterval how often absorbed heartbeats are written to the database
- * @param sweepInterval how often expired leases are looked for
+ * @param sweepInterval how often expired leases are looked for; each sweep scans the
+ * instance table (about 0.1 s of database time per 100,000 instances measured here), so
+ * it runs less often than the flush
  * @param pauseTolerance a sweep gap beyond the interval plus this is an outage
  * @param removeAfter how long an ejected instance stays listed after its lease ran out;
  * {@code null} means three times its TTL
  * @param scheduled whether this node runs the flush and sweep timers (tests drive them)
  */
 @ConfigurationProperties("ballast.lease")
-record LeaseSettings(@DefaultValue("1s") Duration flushInterval, @DefaultValue("1s") Duration sweepInterval,
+record LeaseSettings(@DefaultValue("1s") Duration flushInterval, @DefaultValue("5s") Duration sweepInterval,
 		@DefaultValue("2s") Duration pauseTolerance, Duration removeAfter, @DefaultValue("true") boolean scheduled) {
 
 	/**

@@ -3,9 +3,11 @@ package dev.ballast.lease;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -72,7 +74,13 @@ class LeaseSweeper {
 		}
 		Instant judgedAt = now.minus(settings.flushAllowance());
 		Sweep sweep = new Sweep(true, outage, 0, 0, 0, 0);
-		for (String service : store.servicesToSweep(judgedAt)) {
+		Set<String> services = new LinkedHashSet<>(store.servicesToSweep(judgedAt));
+		held.forEach((service, count) -> {
+			if (!services.contains(service)) {
+				count.set(0);
+			}
+		});
+		for (String service : services) {
 			sweep = sweep.plus(sweepService(ServiceName.of(service), judgedAt));
 		}
 		return sweep;
@@ -113,11 +121,14 @@ class LeaseSweeper {
 
 	private void report(ServiceName service, EjectionCap.Decision decision) {
 		int count = decision.held().size();
-		held.computeIfAbsent(service.value(),
-				name -> meters.gauge("ballast.lease.held",
-						List.of(io.micrometer.core.instrument.Tag.of("service", name)), new AtomicInteger()))
-			.set(count);
-		if (count > 0) {
+		int before = held
+			.computeIfAbsent(service.value(),
+					name -> meters.gauge("ballast.lease.held",
+							List.of(io.micrometer.core.instrument.Tag.of("service", name)), new AtomicInteger()))
+			.getAndSet(count);
+		// Once per change, not once per sweep: the held set is stable while the cap
+		// holds.
+		if (count > 0 && count != before) {
 			log.warn(
 					"Ejection cap of service {} holds {} expired instances routable {}: expiry may take away {} of "
 							+ "its weight and has taken {}",
