@@ -15,6 +15,7 @@ import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.web.NotFoundException;
 import io.micrometer.core.instrument.Counter;
+import jakarta.annotation.PreDestroy;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,6 +111,15 @@ class Heartbeats {
 				statuses.put(key, status);
 			}
 		});
+	}
+
+	/**
+	 * A node that stops cleanly writes what it absorbed; only a killed node loses a
+	 * batch.
+	 */
+	@PreDestroy
+	void flushOnShutdown() {
+		flush();
 	}
 
 	/** Keeps the cache exact for changes made on this node. */
