@@ -1,10 +1,8 @@
 package dev.ballast.instance;
 
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import dev.ballast.web.InvalidRequestException;
 import dev.ballast.web.JsonMergePatch;
@@ -34,17 +32,20 @@ class InstanceEdits {
 
 	private final ObjectMapper json;
 
+	private final InstanceWrites writes;
+
 	private final ApplicationEventPublisher events;
 
 	private final Clock clock;
 
 	InstanceEdits(ServiceStore services, InstanceStore instances, WeightFields weights, RequestReader reader,
-			ObjectMapper json, ApplicationEventPublisher events, Clock clock) {
+			ObjectMapper json, InstanceWrites writes, ApplicationEventPublisher events, Clock clock) {
 		this.services = services;
 		this.instances = instances;
 		this.weights = weights;
 		this.reader = reader;
 		this.json = json;
+		this.writes = writes;
 		this.events = events;
 		this.clock = clock;
 	}
@@ -75,11 +76,7 @@ class InstanceEdits {
 		if (candidate.sameRegistrationAs(current)) {
 			return new Edited<>(InstanceView.of(current), normalized);
 		}
-		Instant now = Leases.now(clock);
-		Instance stored = candidate.withRevision(services.nextRevision(service));
-		instances.upsert(stored, now);
-		events.publishEvent(new InstanceChanged(service, stored.revision(), id, InstanceView.of(stored), now));
-		return new Edited<>(InstanceView.of(stored), normalized);
+		return new Edited<>(InstanceView.of(writes.save(candidate)), normalized);
 	}
 
 	/** Applies a merge patch of the service settings. */

@@ -9,7 +9,6 @@ import java.util.Optional;
 import dev.ballast.web.NotFoundException;
 import dev.ballast.weight.Weight;
 
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -23,16 +22,16 @@ class Registrations {
 
 	private final WeightFields weights;
 
-	private final ApplicationEventPublisher events;
+	private final InstanceWrites writes;
 
 	private final Clock clock;
 
-	Registrations(ServiceStore services, InstanceStore instances, WeightFields weights,
-			ApplicationEventPublisher events, Clock clock) {
+	Registrations(ServiceStore services, InstanceStore instances, WeightFields weights, InstanceWrites writes,
+			Clock clock) {
 		this.services = services;
 		this.instances = instances;
 		this.weights = weights;
-		this.events = events;
+		this.writes = writes;
 		this.clock = clock;
 	}
 
@@ -62,9 +61,7 @@ class Registrations {
 			instances.renew(service, id, now);
 			return new Registration(InstanceView.of(candidate), false, normalized);
 		}
-		Instance stored = candidate.withRevision(services.nextRevision(service));
-		instances.upsert(stored, now);
-		events.publishEvent(new InstanceChanged(service, stored.revision(), id, InstanceView.of(stored), now));
+		Instance stored = writes.save(candidate);
 		return new Registration(InstanceView.of(stored), existing.isEmpty(), normalized);
 	}
 
@@ -73,11 +70,10 @@ class Registrations {
 	void deregister(ServiceName service, InstanceId id) {
 		services.lock(service)
 			.orElseThrow(() -> new NotFoundException("service %s is not registered".formatted(service)));
-		if (!instances.delete(service, id)) {
-			throw new NotFoundException("instance %s of service %s is not registered".formatted(id, service));
-		}
-		long revision = services.nextRevision(service);
-		events.publishEvent(new InstanceChanged(service, revision, id, null, Leases.now(clock)));
+		Instance instance = instances.lock(service, id)
+			.orElseThrow(
+					() -> new NotFoundException("instance %s of service %s is not registered".formatted(id, service)));
+		writes.remove(instance);
 	}
 
 }

@@ -4,7 +4,6 @@ import dev.ballast.weight.WeightReading.Exact;
 import dev.ballast.weight.WeightReading.Normalized;
 import dev.ballast.weight.WeightReading.Refused;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
