@@ -105,12 +105,28 @@ class Heartbeats {
 				statuses.remove(key);
 			}
 			else if (status.health() == Health.CRITICAL) {
-				revive(key, batch.get(key));
+				reviveAfterFlush(key, batch.get(key));
 			}
 			else {
 				statuses.put(key, status);
 			}
 		});
+	}
+
+	/**
+	 * The instance expired on another node while its renewal sat here. Its renewal is
+	 * written already, so a failure here only leaves it CRITICAL until its next
+	 * heartbeat.
+	 */
+	private void reviveAfterFlush(InstanceKey key, Instant at) {
+		try {
+			revive(key, at);
+		}
+		catch (DataAccessException ex) {
+			statuses.remove(key);
+			log.warn("Could not bring {} of service {} back after its renewal: {}", key.id(), key.service(),
+					ex.getMessage());
+		}
 	}
 
 	/**
