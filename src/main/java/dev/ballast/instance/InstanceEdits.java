@@ -103,7 +103,7 @@ class InstanceEdits {
 				candidate.leaseTtlSeconds(), candidate.maxUnroutablePercent(), candidate.maxEjectionPercent(),
 				revision);
 		services.update(stored);
-		events.publishEvent(new ServiceChanged(service, revision, SettingsView.of(stored), Leases.now(clock)));
+		events.publishEvent(new ServiceChanged(service, revision, SettingsView.of(stored), clock.instant()));
 		return new Edited<>(ServiceView.of(stored, services.counts(service)), normalized);
 	}
 

@@ -64,7 +64,8 @@ class InstanceStore {
 			.list();
 	}
 
-	void upsert(Instance instance, Instant registeredAt) {
+	/** Inserts or replaces an instance; a new one is registered at its first renewal. */
+	void upsert(Instance instance) {
 		jdbc.sql("""
 				INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, mode, health, ejected,
 				                      metadata, lease_ttl_seconds, last_renewed_at, registered_at, revision)
@@ -80,7 +81,8 @@ class InstanceStore {
 					instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
 					instance.mode().name(), instance.health().name(), instance.ejected(),
 					json.writeValueAsString(instance.metadata().entries()), instance.leaseTtlSeconds(),
-					Timestamp.from(instance.lastRenewedAt()), Timestamp.from(registeredAt), instance.revision())
+					Timestamp.from(instance.lastRenewedAt()), Timestamp.from(instance.lastRenewedAt()),
+					instance.revision())
 			.update();
 	}
 

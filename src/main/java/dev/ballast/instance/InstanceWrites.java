@@ -48,9 +48,9 @@ public class InstanceWrites {
 	/** Stores a changed instance under a new revision and announces it. */
 	public Instance save(Instance changed) {
 		Instance stored = changed.withRevision(services.nextRevision(changed.service()));
-		instances.upsert(stored, stored.lastRenewedAt());
+		instances.upsert(stored);
 		events.publishEvent(new InstanceChanged(stored.service(), stored.revision(), stored.id(),
-				InstanceView.of(stored), Leases.now(clock)));
+				InstanceView.of(stored), clock.instant()));
 		return stored;
 	}
 
@@ -58,7 +58,7 @@ public class InstanceWrites {
 	public void remove(Instance instance) {
 		instances.delete(instance.service(), instance.id());
 		long revision = services.nextRevision(instance.service());
-		events.publishEvent(new InstanceChanged(instance.service(), revision, instance.id(), null, Leases.now(clock)));
+		events.publishEvent(new InstanceChanged(instance.service(), revision, instance.id(), null, clock.instant()));
 	}
 
 	/**

@@ -49,7 +49,7 @@ class Registrations {
 		Weight weight = request.weight() == null ? settings.defaultWeight()
 				: weights.read(request.weight(), "/weight", settings, id.value(), normalized);
 		int leaseTtl = request.leaseTtlSeconds() == null ? settings.leaseTtlSeconds() : request.leaseTtlSeconds();
-		Instant now = Leases.now(clock);
+		Instant now = clock.instant();
 		Optional<Instance> existing = instances.lock(service, id);
 		Mode mode = existing.map(Instance::mode).orElse(Mode.SERVING);
 		Weight effective = Instance.effective(weight, mode, false,

@@ -3,7 +3,6 @@ package dev.ballast.lease;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -63,7 +62,7 @@ class Heartbeats {
 
 	HeartbeatView beat(ServiceName service, InstanceId id) {
 		beats.increment();
-		Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+		Instant now = clock.instant();
 		InstanceKey key = new InstanceKey(service.value(), id.value());
 		LeaseStatus status = statuses.get(key);
 		if (status == null) {
