@@ -1,10 +1,10 @@
 package dev.ballast.instance;
 
 /** Response headers of the registry's HTTP contract. */
-final class Headers {
+public final class Headers {
 
 	/** The revision an answer is current at; clients pass it back as {@code ?index=}. */
-	static final String INDEX = "X-Ballast-Index";
+	public static final String INDEX = "X-Ballast-Index";
 
 	/**
 	 * Comma-separated JSON pointers of the fields converted under the NORMALIZE policy.

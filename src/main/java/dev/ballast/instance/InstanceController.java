@@ -17,7 +17,6 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
-import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -42,36 +41,12 @@ class InstanceController {
 
 	private final InstanceEdits edits;
 
-	private final InstanceQueries queries;
-
 	private final RequestReader reader;
 
-	InstanceController(Registrations registrations, InstanceEdits edits, InstanceQueries queries,
-			RequestReader reader) {
+	InstanceController(Registrations registrations, InstanceEdits edits, RequestReader reader) {
 		this.registrations = registrations;
 		this.edits = edits;
-		this.queries = queries;
 		this.reader = reader;
-	}
-
-	@GetMapping
-	@Operation(summary = "List a service's instances",
-			description = "All instances with the revision they are current at (also in X-Ballast-Index).")
-	@ApiResponse(responseCode = "200", description = "The instances, sorted by id",
-			headers = @Header(name = Headers.INDEX, description = "The service revision",
-					schema = @Schema(type = "integer")))
-	ResponseEntity<InstanceList> list(@PathVariable String service) {
-		InstanceList list = queries.instances(ServiceName.of(service));
-		return ResponseEntity.ok().header(Headers.INDEX, Long.toString(list.revision())).body(list);
-	}
-
-	@GetMapping("/{id}")
-	@Operation(summary = "Get one instance", description = "The ETag is the revision of the instance's last change.")
-	@ApiResponse(responseCode = "200", description = "The instance",
-			headers = @Header(name = HttpHeaders.ETAG, description = "Revision of the last change, quoted"))
-	ResponseEntity<InstanceView> get(@PathVariable String service, @PathVariable String id) {
-		InstanceView instance = queries.instance(ServiceName.of(service), InstanceId.of(id));
-		return ResponseEntity.ok().eTag(Revisions.etag(instance.revision())).body(instance);
 	}
 
 	@PutMapping("/{id}")

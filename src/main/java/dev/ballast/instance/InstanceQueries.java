@@ -14,7 +14,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @Transactional(readOnly = true, isolation = Isolation.REPEATABLE_READ)
-class InstanceQueries {
+public class InstanceQueries {
 
 	private final ServiceStore services;
 
@@ -35,13 +35,14 @@ class InstanceQueries {
 	}
 
 	/** The service's instances, sorted by id, with the revision they are current at. */
-	InstanceList instances(ServiceName name) {
+	public InstanceList instances(ServiceName name) {
 		ServiceSettings settings = settings(name);
 		return new InstanceList(name.value(), settings.revision(),
 				instances.list(name).stream().map(InstanceView::of).toList());
 	}
 
-	InstanceView instance(ServiceName name, InstanceId id) {
+	/** One instance; its revision is that of its last change. */
+	public InstanceView instance(ServiceName name, InstanceId id) {
 		return instances.find(name, id)
 			.map(InstanceView::of)
 			.orElseThrow(

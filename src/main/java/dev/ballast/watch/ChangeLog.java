@@ -18,6 +18,9 @@ import org.springframework.stereotype.Component;
 @Component
 class ChangeLog {
 
+	/** The notification channel: its payload is the name of the service that changed. */
+	static final String CHANNEL = "ballast_changes";
+
 	private final JdbcClient jdbc;
 
 	private final ObjectMapper json;
@@ -42,11 +45,18 @@ class ChangeLog {
 
 	private void append(String service, long revision, String kind, String instanceId, Object payload,
 			java.time.Instant at) {
+		// The notification is delivered when (and only if) the transaction commits, to
+		// every
+		// node listening, this one included: that is how watchers everywhere learn of it.
 		jdbc.sql("""
-				INSERT INTO change_log (service, revision, kind, instance_id, payload, changed_at)
-				VALUES (?, ?, ?, ?, ?::jsonb, ?)""")
+				WITH logged AS (
+				    INSERT INTO change_log (service, revision, kind, instance_id, payload, changed_at)
+				    VALUES (?, ?, ?, ?, ?::jsonb, ?)
+				    RETURNING service)
+				SELECT pg_notify('%s', service)::text FROM logged""".formatted(CHANNEL))
 			.params(service, revision, kind, instanceId, json.writeValueAsString(payload), Timestamp.from(at))
-			.update();
+			.query()
+			.listOfRows();
 	}
 
 	/** The payload of a {@code remove} event. */

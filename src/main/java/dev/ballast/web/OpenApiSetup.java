@@ -23,14 +23,15 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The OpenAPI description: API metadata, and the problem responses that every operation
  * shares (a bad service or instance name is 422, an unknown one 404 except where PUT
- * creates it, an unreadable body 400), added here once instead of on every handler.
+ * creates it, an unreadable body or a bad query parameter 400), added here once instead
+ * of on every handler.
  */
 @Configuration(proxyBeanMethods = false)
 class OpenApiSetup {
 
 	/** Response schemas whose every property but an instance's zone is always present. */
 	private static final Set<String> ALWAYS_COMPLETE = Set.of("Instance", "InstanceList", "Service", "ServiceSummary",
-			"FieldError", "EjectionBudget", "Heartbeat");
+			"FieldError", "EjectionBudget", "Heartbeat", "SubscriberList", "Subscriber");
 
 	@Bean
 	OpenAPI ballastOpenApi() {
@@ -50,6 +51,11 @@ class OpenApiSetup {
 			Components components = openApi.getComponents();
 			openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
 				boolean hasBody = operation.getRequestBody() != null;
+				boolean hasParameters = operation.getParameters() != null
+						&& operation.getParameters().stream().anyMatch(parameter -> !"path".equals(parameter.getIn()));
+				if (hasParameters) {
+					addProblem(operation, "400", "A query parameter has bad syntax");
+				}
 				if (hasBody) {
 					addProblem(operation, "400", "The body is not valid JSON");
 					addProblem(operation, "422", "The request does not match the schema");

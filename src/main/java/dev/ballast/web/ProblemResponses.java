@@ -42,12 +42,29 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 
 	static final URI UNAVAILABLE = URI.create("https://ballast.dev/problems/database-unavailable");
 
+	static final URI BAD_PARAMETER = URI.create("https://ballast.dev/problems/bad-parameter");
+
+	static final URI OVERLOADED = URI.create("https://ballast.dev/problems/overloaded");
+
 	static final URI MALFORMED = URI.create("https://ballast.dev/problems/malformed-json");
 
 	@ExceptionHandler
 	ResponseEntity<Object> invalid(InvalidRequestException ex) {
 		return problem(HttpStatus.UNPROCESSABLE_CONTENT, INVALID, "The request does not match the schema",
 				ex.getMessage(), ex.errors());
+	}
+
+	@ExceptionHandler
+	ResponseEntity<Object> badParameter(BadParameterException ex) {
+		return problem(HttpStatus.BAD_REQUEST, BAD_PARAMETER, "A parameter has bad syntax", ex.getMessage(),
+				ex.errors());
+	}
+
+	@ExceptionHandler
+	ResponseEntity<Object> overloaded(OverloadedException ex) {
+		return withRetryAfter(
+				problem(HttpStatus.SERVICE_UNAVAILABLE, OVERLOADED, "The node is shedding load", ex.getMessage(), null),
+				5);
 	}
 
 	@ExceptionHandler
@@ -69,12 +86,20 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 			CannotCreateTransactionException.class, TransactionSystemException.class })
 	ResponseEntity<Object> unavailable(RuntimeException ex) {
 		log.warn("Database unavailable for a request: {}", NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
-		ResponseEntity<Object> problem = problem(HttpStatus.SERVICE_UNAVAILABLE, UNAVAILABLE,
-				"The registry's database is unavailable", "nothing was written; retry after the Retry-After delay",
-				null);
+		return withRetryAfter(
+				problem(HttpStatus.SERVICE_UNAVAILABLE, UNAVAILABLE, "The registry's database is unavailable",
+						"nothing was written; retry after the Retry-After delay", null),
+				1);
+	}
+
+	/**
+	 * Retry-After from {@code base} to three times it, so that a crowd of clients does
+	 * not come back at once.
+	 */
+	private static ResponseEntity<Object> withRetryAfter(ResponseEntity<Object> problem, int base) {
 		return ResponseEntity.status(problem.getStatusCode())
 			.headers(problem.getHeaders())
-			.header(HttpHeaders.RETRY_AFTER, Integer.toString(1 + ThreadLocalRandom.current().nextInt(3)))
+			.header(HttpHeaders.RETRY_AFTER, Integer.toString(base + ThreadLocalRandom.current().nextInt(2 * base + 1)))
 			.body(problem.getBody());
 	}
 

@@ -1,0 +1,43 @@
+package dev.ballast.watch;
+
+import dev.ballast.instance.InstanceView;
+
+/**
+ * One committed revision of a service, as read once from the change log by this node and
+ * then shared by every watcher of the service.
+ *
+ * @param service the service
+ * @param revision its revision
+ * @param kind what changed
+ * @param instanceId the instance, for {@link Kind#UPSERT} and {@link Kind#REMOVE}
+ * @param instance the instance after an {@link Kind#UPSERT}, otherwise {@code null}
+ * @param data the event's JSON, rendered once; {@code null} for {@link Kind#SERVICE}
+ */
+record Change(String service, long revision, Kind kind, String instanceId, InstanceView instance, String data) {
+
+	enum Kind {
+
+		/** An instance was registered or changed: an {@code upsert} event. */
+		UPSERT,
+
+		/** An instance was removed: a {@code remove} event. */
+		REMOVE,
+
+		/**
+		 * The service's settings changed. Watchers receive an {@code id:} line without
+		 * data, which moves their position (and Last-Event-ID) without dispatching an
+		 * event.
+		 */
+		SERVICE
+
+	}
+
+	String eventName() {
+		return switch (kind) {
+			case UPSERT -> "upsert";
+			case REMOVE -> "remove";
+			case SERVICE -> null;
+		};
+	}
+
+}

@@ -1,0 +1,55 @@
+package dev.ballast.watch;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Deletes changes older than the retention. A client resuming from a revision the log no
+ * longer holds gets a fresh snapshot instead, so this only ever costs a bigger answer.
+ */
+@Component
+class ChangeLogRetention {
+
+	private static final long LOCK = 0x62616c6c61737402L;
+
+	/** Rows per delete, so that one statement stays well inside the statement timeout. */
+	private static final int BATCH = 10_000;
+
+	private final JdbcClient jdbc;
+
+	private final Clock clock;
+
+	private final WatchSettings settings;
+
+	ChangeLogRetention(JdbcClient jdbc, Clock clock, WatchSettings settings) {
+		this.jdbc = jdbc;
+		this.clock = clock;
+		this.settings = settings;
+	}
+
+	/** Prunes on one node at a time; returns how many changes were deleted. */
+	@Transactional
+	int prune() {
+		if (!jdbc.sql("SELECT pg_try_advisory_xact_lock(?)").param(LOCK).query(Boolean.class).single()) {
+			return 0;
+		}
+		Timestamp cutoff = Timestamp.from(clock.instant().minus(settings.retention()));
+		int total = 0;
+		int deleted;
+		do {
+			deleted = jdbc.sql("""
+					DELETE FROM change_log WHERE ctid IN (
+					    SELECT ctid FROM change_log WHERE changed_at < ? LIMIT %d)""".formatted(BATCH))
+				.param(cutoff)
+				.update();
+			total += deleted;
+		}
+		while (deleted == BATCH && total < 20 * BATCH);
+		return total;
+	}
+
+}

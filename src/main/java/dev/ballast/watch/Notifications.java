@@ -1,0 +1,142 @@
+package dev.ballast.watch;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Listens on one dedicated connection for the change notifications of every node, and
+ * pokes the feed with the services that changed. A dropped connection is reopened with
+ * jittered exponential backoff; after each (re)connect the feed catches up, so a
+ * notification lost meanwhile only delays an event.
+ */
+@Component
+class Notifications implements SmartLifecycle {
+
+	private static final Logger log = LoggerFactory.getLogger(Notifications.class);
+
+	private static final long POLL_MILLIS = 500;
+
+	/** A silent connection is checked this often; a dead one fails the check. */
+	private static final long PING_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+	private static final long MAX_BACKOFF_MILLIS = 10_000;
+
+	private final DataSource dataSource;
+
+	private final Feed feed;
+
+	private volatile boolean running;
+
+	private volatile boolean connected;
+
+	private Thread thread;
+
+	Notifications(DataSource dataSource, Feed feed) {
+		this.dataSource = dataSource;
+		this.feed = feed;
+	}
+
+	boolean connected() {
+		return connected;
+	}
+
+	@Override
+	public void start() {
+		running = true;
+		thread = Thread.ofPlatform().name("ballast-watch-listen").daemon().start(this::listen);
+	}
+
+	private void listen() {
+		long backoff = 100;
+		while (running) {
+			try (Connection connection = dataSource.getConnection()) {
+				connection.setAutoCommit(true);
+				try (Statement statement = connection.createStatement()) {
+					statement.execute("LISTEN " + ChangeLog.CHANNEL);
+				}
+				connected = true;
+				backoff = 100;
+				feed.catchUp();
+				receive(connection);
+			}
+			catch (SQLException | RuntimeException ex) {
+				if (running) {
+					log.warn("Change notifications interrupted ({}); reconnecting in about {} ms", ex.getMessage(),
+							backoff);
+				}
+			}
+			connected = false;
+			sleep(backoff / 2 + ThreadLocalRandom.current().nextLong(backoff));
+			backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+		}
+	}
+
+	private void receive(Connection connection) throws SQLException {
+		PGConnection postgres = connection.unwrap(PGConnection.class);
+		long lastHeard = System.nanoTime();
+		while (running) {
+			PGNotification[] notifications = postgres.getNotifications((int) POLL_MILLIS);
+			long now = System.nanoTime();
+			if (notifications != null && notifications.length > 0) {
+				Set<String> services = new LinkedHashSet<>();
+				for (PGNotification notification : notifications) {
+					services.add(notification.getParameter());
+				}
+				feed.poke(services);
+				lastHeard = now;
+			}
+			else if (now - lastHeard > PING_NANOS) {
+				try (Statement statement = connection.createStatement()) {
+					statement.execute("SELECT 1");
+				}
+				lastHeard = now;
+			}
+		}
+	}
+
+	private void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			running = false;
+		}
+	}
+
+	@Override
+	public void stop() {
+		running = false;
+		Thread listener = thread;
+		if (listener != null) {
+			listener.interrupt();
+			try {
+				listener.join(TimeUnit.SECONDS.toMillis(2));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return running;
+	}
+
+}

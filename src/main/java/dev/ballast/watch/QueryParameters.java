@@ -1,0 +1,110 @@
+package dev.ballast.watch;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.ballast.web.BadParameterException;
+
+/**
+ * The syntax of the watch parameters: a blocking query's {@code index} and {@code wait},
+ * a subscriber's name, and the {@code Last-Event-ID} a stream resumes from.
+ */
+final class QueryParameters {
+
+	private static final Pattern INDEX = Pattern.compile("\\d{1,18}");
+
+	private static final Pattern WAIT = Pattern.compile("(\\d{1,9})(ms|s|m)?");
+
+	static final String SUBSCRIBER_PATTERN = "^[A-Za-z0-9._:-]{1,128}$";
+
+	private static final Pattern SUBSCRIBER = Pattern.compile(SUBSCRIBER_PATTERN);
+
+	private static final Pattern POSITION = Pattern.compile("([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?):(\\d{1,18})");
+
+	private QueryParameters() {
+	}
+
+	/** {@code ?index=}: the revision the client has; {@code null} when absent. */
+	static Long index(String value) {
+		if (value == null) {
+			return null;
+		}
+		if (!INDEX.matcher(value).matches()) {
+			throw new BadParameterException("index",
+					"index must be a revision, a non-negative integer; got %s".formatted(quote(value)));
+		}
+		return Long.parseLong(value);
+	}
+
+	/**
+	 * {@code ?wait=}: {@code 30s}, {@code 5m}, {@code 1500ms}, or plain seconds; at most
+	 * {@code max} (a longer wait is shortened to it, as Consul does).
+	 */
+	static Duration wait(String value, Duration whenAbsent, Duration max) {
+		if (value == null) {
+			return whenAbsent;
+		}
+		Matcher matcher = WAIT.matcher(value);
+		if (!matcher.matches()) {
+			throw new BadParameterException("wait",
+					"wait must be a duration such as 30s, 5m or 1500ms; got %s".formatted(quote(value)));
+		}
+		long amount = Long.parseLong(matcher.group(1));
+		String unit = matcher.group(2) == null ? "s" : matcher.group(2);
+		Duration wait = switch (unit) {
+			case "ms" -> Duration.ofMillis(amount);
+			case "m" -> Duration.ofMinutes(amount);
+			default -> Duration.ofSeconds(amount);
+		};
+		return wait.compareTo(max) > 0 ? max : wait;
+	}
+
+	/** {@code ?subscriber=}: {@code null} when absent. */
+	static String subscriber(String value) {
+		if (value != null && !SUBSCRIBER.matcher(value).matches()) {
+			throw new BadParameterException("subscriber",
+					"subscriber must match %s; got %s".formatted(SUBSCRIBER_PATTERN, quote(value)));
+		}
+		return value;
+	}
+
+	/**
+	 * The position a single-service stream resumes from: its last event id is the
+	 * revision. Anything else (absent, garbage, an id of another stream) means starting
+	 * over from a snapshot.
+	 */
+	static Map<String, Long> resumeOne(String service, String lastEventId) {
+		if (lastEventId == null || !INDEX.matcher(lastEventId.strip()).matches()) {
+			return Map.of();
+		}
+		return Map.of(service, Long.parseLong(lastEventId.strip()));
+	}
+
+	/**
+	 * The positions a multiplexed stream resumes from: its last event id lists
+	 * {@code service:revision} pairs, comma-separated. Pairs that do not parse are left
+	 * out, and those services start over from a snapshot.
+	 */
+	static Map<String, Long> resumeMany(String lastEventId) {
+		Map<String, Long> positions = new LinkedHashMap<>();
+		if (lastEventId == null) {
+			return positions;
+		}
+		for (String pair : lastEventId.split(",", 256)) {
+			Matcher matcher = POSITION.matcher(pair.strip());
+			if (matcher.matches()) {
+				positions.put(matcher.group(1), Long.parseLong(matcher.group(2)));
+			}
+		}
+		return positions;
+	}
+
+	private static String quote(String value) {
+		String shown = value.length() > 40 ? value.substring(0, 40) + "…" : value;
+		return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+	}
+
+}

@@ -1,0 +1,145 @@
+package dev.ballast.watch;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+import dev.ballast.instance.InstanceList;
+import dev.ballast.instance.InstanceView;
+
+/**
+ * One service as this node knows it: its instances at a revision, the last changes, and
+ * who is watching it. Only the feed thread changes it; {@link #current()} may be read
+ * from any thread.
+ */
+final class ServiceFeed {
+
+	private final String service;
+
+	private final TreeMap<String, InstanceView> instances = new TreeMap<>();
+
+	private final ArrayDeque<Change> recent = new ArrayDeque<>();
+
+	private final int recentCapacity;
+
+	private final Set<Watcher> watchers = new HashSet<>();
+
+	private final List<Waiter> waiters = new ArrayList<>();
+
+	private long revision;
+
+	private volatile InstanceList current;
+
+	private String snapshotData;
+
+	private long lastWatched;
+
+	ServiceFeed(InstanceList loaded, int recentCapacity, long now) {
+		this.service = loaded.service();
+		this.recentCapacity = recentCapacity;
+		this.lastWatched = now;
+		reset(loaded);
+	}
+
+	String service() {
+		return service;
+	}
+
+	long revision() {
+		return revision;
+	}
+
+	/** The instances at the revision this node has applied; safe from any thread. */
+	InstanceList current() {
+		return current;
+	}
+
+	/** Replaces the state with one read from the database, forgetting recent changes. */
+	void reset(InstanceList loaded) {
+		instances.clear();
+		loaded.instances().forEach(instance -> instances.put(instance.id(), instance));
+		recent.clear();
+		revision = loaded.revision();
+		publish();
+	}
+
+	/**
+	 * Applies the next change. Returns false, and changes nothing, when it is not the
+	 * next revision: some revision in between was not read.
+	 */
+	boolean apply(Change change) {
+		if (change.revision() != revision + 1) {
+			return false;
+		}
+		switch (change.kind()) {
+			case UPSERT -> instances.put(change.instanceId(), change.instance());
+			case REMOVE -> instances.remove(change.instanceId());
+			case SERVICE -> {
+			}
+		}
+		revision = change.revision();
+		recent.addLast(change);
+		if (recent.size() > recentCapacity) {
+			recent.removeFirst();
+		}
+		return true;
+	}
+
+	/** Publishes the applied state to other threads; call once per batch of changes. */
+	void publish() {
+		current = new InstanceList(service, revision, List.copyOf(instances.values()));
+		snapshotData = null;
+	}
+
+	/** The changes after {@code after} if this node still holds all of them. */
+	Optional<List<Change>> changesAfter(long after) {
+		if (after == revision) {
+			return Optional.of(List.of());
+		}
+		if (after > revision || recent.isEmpty() || recent.getFirst().revision() > after + 1) {
+			return Optional.empty();
+		}
+		return Optional.of(recent.stream().filter(change -> change.revision() > after).toList());
+	}
+
+	/** The JSON of a snapshot at the current revision, rendered once per revision. */
+	String snapshotData(SnapshotRenderer renderer) {
+		if (snapshotData == null) {
+			snapshotData = renderer.render(current);
+		}
+		return snapshotData;
+	}
+
+	Set<Watcher> watchers() {
+		return watchers;
+	}
+
+	List<Waiter> waiters() {
+		return waiters;
+	}
+
+	/**
+	 * Whether nobody on this node has watched the service since {@code cutoff}; checked
+	 * periodically, which is what keeps the last-watched time current.
+	 */
+	boolean unwatchedSince(long cutoff, long now) {
+		if (!watchers.isEmpty() || !waiters.isEmpty()) {
+			lastWatched = now;
+			return false;
+		}
+		return lastWatched < cutoff;
+	}
+
+	/** Renders a snapshot's data. */
+	@FunctionalInterface
+	interface SnapshotRenderer {
+
+		String render(InstanceList snapshot);
+
+	}
+
+}

@@ -1,0 +1,215 @@
+package dev.ballast.watch;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import dev.ballast.instance.ServiceName;
+import dev.ballast.web.BadParameterException;
+import dev.ballast.web.OverloadedException;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Server-sent event streams of one or several services. The request goes asynchronous and
+ * is written with non-blocking output, so an open stream holds no thread.
+ */
+@RestController
+@Tag(name = "Watch", description = "Change streams and subscribers")
+class WatchController {
+
+	static final String LAST_EVENT_ID = "Last-Event-ID";
+
+	/** Services in one multiplexed stream; its event ids list every one of them. */
+	static final int MAX_SERVICES = 64;
+
+	private static final String EXAMPLE = """
+			id: 42
+			event: snapshot
+			data: {"service":"payments","revision":42,"instances":[]}
+
+			id: 43
+			event: upsert
+			data: {"service":"payments","id":"10.0.0.5:8080","address":"10.0.0.5","port":8080,"weight":100,\
+			"effectiveWeight":100,"routable":true,"mode":"SERVING","health":"PASSING","metadata":{},"leaseTtlSeconds":30,\
+			"leaseExpiresAt":"2026-11-30T10:00:30Z","revision":43}
+
+			id: 44
+			event: remove
+			data: {"service":"payments","id":"10.0.0.5:8080","revision":44}
+
+			: keepalive
+
+			""";
+
+	private final Feed feed;
+
+	private final WatcherCap cap;
+
+	private final Subscribers subscribers;
+
+	private final WatchSettings settings;
+
+	WatchController(Feed feed, WatcherCap cap, Subscribers subscribers, WatchSettings settings) {
+		this.feed = feed;
+		this.cap = cap;
+		this.subscribers = subscribers;
+		this.settings = settings;
+	}
+
+	@GetMapping("/v1/services/{service}/watch")
+	@Operation(summary = "Watch a service's instances (server-sent events)", description = """
+			First a `snapshot` event with every instance, then an `upsert` (the full instance) or `remove` event per \
+			change, each with `id:` = the service revision. A settings change sends only an `id:` line, which moves \
+			the client's Last-Event-ID without dispatching an event. Reconnect with `Last-Event-ID` to receive exactly \
+			the changes after it, or a fresh `snapshot` when the change log no longer holds them. A `: keepalive` \
+			comment comes at least every 15 s. After about 10 minutes (jittered), or when the node stops, the stream \
+			ends with `event: reconnect` (data `{"reason": ...}`): reconnect with Last-Event-ID. A client that does \
+			not keep up gets a fresh snapshot instead of its backlog. With `subscriber`, the registry tracks what was \
+			delivered to it; acknowledge applied revisions with POST .../subscribers/{subscriber}/ack.""")
+	@ApiResponse(responseCode = "200", description = "The event stream",
+			content = @Content(mediaType = "text/event-stream", schema = @Schema(type = "string"),
+					examples = @ExampleObject(name = "stream", value = EXAMPLE)))
+	@ApiResponse(responseCode = "503",
+			description = "The node serves its maximum of watchers; retry after Retry-After, here or on another node",
+			content = @Content(mediaType = "application/problem+json",
+					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+	void watch(@PathVariable String service,
+			@RequestParam(required = false) @Parameter(
+					description = "Name this subscriber (pattern " + QueryParameters.SUBSCRIBER_PATTERN
+							+ ") to have its delivered and acknowledged revisions tracked") String subscriber,
+			@RequestHeader(name = LAST_EVENT_ID, required = false) @Parameter(in = ParameterIn.HEADER,
+					description = "The last event id received, to resume after it") String lastEventId,
+			HttpServletRequest request, HttpServletResponse response) throws IOException {
+		String name = ServiceName.of(service).value();
+		open(List.of(name), false, QueryParameters.subscriber(subscriber), QueryParameters.resumeOne(name, lastEventId),
+				request, response);
+	}
+
+	@GetMapping("/v1/watch")
+	@Operation(summary = "Watch several services in one stream (server-sent events)", description = """
+			Events as for one service; every payload carries its `service`, and there is one `snapshot` per service. \
+			The `id:` of every event is the position of the whole stream: `service:revision` pairs for each service \
+			delivered so far, sorted by service and comma-separated (`orders:17,payments:42`). Send it back verbatim \
+			as Last-Event-ID to resume every service exactly; a service missing from it starts with a snapshot.""")
+	@ApiResponse(responseCode = "200", description = "The event stream",
+			content = @Content(mediaType = "text/event-stream", schema = @Schema(type = "string")))
+	@ApiResponse(responseCode = "404", description = "One of the services is not registered",
+			content = @Content(mediaType = "application/problem+json",
+					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+	@ApiResponse(responseCode = "503",
+			description = "The node serves its maximum of watchers; retry after Retry-After, here or on another node",
+			content = @Content(mediaType = "application/problem+json",
+					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+	void watchMany(
+			@RequestParam(name = "service",
+					required = false) @Parameter(description = "A service to watch; repeat for each (1 to "
+							+ MAX_SERVICES + ")") List<String> services,
+			@RequestParam(required = false) @Parameter(
+					description = "Name this subscriber to have its progress tracked") String subscriber,
+			@RequestHeader(name = LAST_EVENT_ID, required = false) @Parameter(in = ParameterIn.HEADER,
+					description = "The last event id received, to resume after it") String lastEventId,
+			HttpServletRequest request, HttpServletResponse response) throws IOException {
+		open(serviceNames(services), true, QueryParameters.subscriber(subscriber),
+				QueryParameters.resumeMany(lastEventId), request, response);
+	}
+
+	private static List<String> serviceNames(List<String> services) {
+		if (services == null || services.isEmpty()) {
+			throw new BadParameterException("service", "name at least one service to watch: ?service=a&service=b");
+		}
+		TreeSet<String> names = new TreeSet<>();
+		for (String service : services) {
+			try {
+				names.add(ServiceName.of(service).value());
+			}
+			catch (RuntimeException ex) {
+				throw new BadParameterException("service", ex.getMessage());
+			}
+		}
+		if (names.size() > MAX_SERVICES) {
+			throw new BadParameterException("service",
+					"a stream may watch at most %d services; got %d".formatted(MAX_SERVICES, names.size()));
+		}
+		return new ArrayList<>(names);
+	}
+
+	private void open(List<String> services, boolean multiplexed, String subscriber, Map<String, Long> resumeFrom,
+			HttpServletRequest request, HttpServletResponse response) throws IOException {
+		if (!cap.tryAcquire()) {
+			throw new OverloadedException("this node serves its maximum of %d watchers; retry later or on another node"
+				.formatted(settings.maxWatchers()));
+		}
+		List<Runnable> disconnects = subscriber == null ? List.of()
+				: services.stream().map(service -> subscribers.connect(service, subscriber)).toList();
+		Watcher watcher = new Watcher(services, multiplexed, subscriber, resumeFrom, settings.queueCapacity(),
+				System.nanoTime() + maxAgeNanos(), closed -> {
+					feed.closed(closed);
+					disconnects.forEach(Runnable::run);
+					cap.release();
+				});
+		try {
+			await(feed.open(watcher));
+			AsyncContext async = request.startAsync();
+			async.setTimeout(settings.maxAge().plus(settings.maxAgeJitter()).plus(settings.stallTimeout()).toMillis());
+			response.setStatus(HttpServletResponse.SC_OK);
+			response.setContentType("text/event-stream;charset=UTF-8");
+			response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+			// nginx and similar proxies must pass each event on at once.
+			response.setHeader("X-Accel-Buffering", "no");
+			watcher.start(async, response.getOutputStream());
+		}
+		catch (RuntimeException | IOException ex) {
+			watcher.close();
+			throw ex;
+		}
+	}
+
+	private static void await(java.util.concurrent.CompletableFuture<Void> opened) {
+		try {
+			opened.get(5, TimeUnit.SECONDS);
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof RuntimeException cause) {
+				throw cause;
+			}
+			throw new IllegalStateException(ex.getCause());
+		}
+		catch (TimeoutException ex) {
+			throw new OverloadedException("the node could not open the stream in time; retry later");
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new OverloadedException("the node is stopping");
+		}
+	}
+
+	private long maxAgeNanos() {
+		long jitter = settings.maxAgeJitter().toNanos();
+		long offset = jitter == 0 ? 0 : ThreadLocalRandom.current().nextLong(-jitter, jitter + 1);
+		return Math.max(TimeUnit.SECONDS.toNanos(1), settings.maxAge().toNanos() + offset);
+	}
+
+}

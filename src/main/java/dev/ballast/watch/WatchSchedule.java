@@ -1,0 +1,63 @@
+package dev.ballast.watch;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/** The watch timers: stream upkeep, catch-up reads, subscriber progress, retention. */
+@Component
+@EnableScheduling
+class WatchSchedule {
+
+	private static final Logger log = LoggerFactory.getLogger(WatchSchedule.class);
+
+	private final Feed feed;
+
+	private final Subscribers subscribers;
+
+	private final ChangeLogRetention retention;
+
+	WatchSchedule(Feed feed, Subscribers subscribers, ChangeLogRetention retention) {
+		this.feed = feed;
+		this.subscribers = subscribers;
+		this.retention = retention;
+	}
+
+	@Scheduled(fixedDelay = 1000)
+	void tick() {
+		feed.tick();
+	}
+
+	@Scheduled(fixedDelayString = "${ballast.watch.catch-up-interval:2s}")
+	void catchUp() {
+		feed.catchUp();
+	}
+
+	@Scheduled(fixedDelayString = "${ballast.watch.flush-interval:1s}")
+	void flushSubscribers() {
+		try {
+			subscribers.flush();
+		}
+		catch (DataAccessException ex) {
+			log.warn("Subscriber progress not written yet: {}", ex.getMessage());
+		}
+	}
+
+	@Scheduled(fixedDelay = 60_000, initialDelay = 60_000)
+	void prune() {
+		try {
+			int deleted = retention.prune();
+			if (deleted > 0) {
+				log.info("Deleted {} changes older than the change log retention", deleted);
+			}
+		}
+		catch (DataAccessException ex) {
+			log.warn("Change log retention did not run: {}", ex.getMessage());
+		}
+	}
+
+}

@@ -1,0 +1,275 @@
+package dev.ballast.watch;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+
+/**
+ * One open event stream. Events are queued by the feed thread and written with the
+ * servlet container's non-blocking output: a write never waits for the client, so no
+ * thread is held by an idle or slow stream, and one that stops reading only fills its own
+ * bounded queue.
+ *
+ * <p>
+ * Whoever holds the write lock (the feed after queueing, or the container when the socket
+ * becomes writable again) writes until the queue is empty or the socket is full; the
+ * other side only tries the lock, so neither ever waits for the other.
+ */
+final class Watcher implements WriteListener, AsyncListener {
+
+	private final List<String> services;
+
+	private final boolean multiplexed;
+
+	private final String subscriber;
+
+	private final Map<String, Long> resumeFrom;
+
+	private final int capacity;
+
+	private final long deadlineNanos;
+
+	/** The last revision sent per service; touched only by the feed thread. */
+	private final Map<String, Long> positions = new TreeMap<>();
+
+	private final ConcurrentLinkedQueue<byte[]> queue = new ConcurrentLinkedQueue<>();
+
+	private final AtomicInteger queued = new AtomicInteger();
+
+	private final ReentrantLock writing = new ReentrantLock();
+
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	private volatile ServletOutputStream out;
+
+	private volatile boolean writable;
+
+	private volatile AsyncContext async;
+
+	private final Consumer<Watcher> onClosed;
+
+	private volatile boolean closing;
+
+	private volatile long lastWriteNanos;
+
+	private boolean unflushed;
+
+	Watcher(List<String> services, boolean multiplexed, String subscriber, Map<String, Long> resumeFrom, int capacity,
+			long deadlineNanos, Consumer<Watcher> onClosed) {
+		this.onClosed = onClosed;
+		this.services = List.copyOf(services);
+		this.multiplexed = multiplexed;
+		this.subscriber = subscriber;
+		this.resumeFrom = Map.copyOf(resumeFrom);
+		this.capacity = capacity;
+		this.deadlineNanos = deadlineNanos;
+		this.lastWriteNanos = System.nanoTime();
+	}
+
+	List<String> services() {
+		return services;
+	}
+
+	boolean multiplexed() {
+		return multiplexed;
+	}
+
+	/** The subscriber name the client gave, or {@code null}. */
+	String subscriber() {
+		return subscriber;
+	}
+
+	/** Where the client said it was (Last-Event-ID), per service. */
+	Long resumeFrom(String service) {
+		return resumeFrom.get(service);
+	}
+
+	/** Records that an event at {@code revision} of {@code service} is being sent. */
+	void advance(String service, long revision) {
+		positions.put(service, revision);
+	}
+
+	/**
+	 * The id of the event just advanced to: the revision, or for a stream of several
+	 * services every service's position, {@code a:42,b:17}.
+	 */
+	String eventId(String service) {
+		if (!multiplexed) {
+			return Long.toString(positions.get(service));
+		}
+		return positions.entrySet()
+			.stream()
+			.map(position -> position.getKey() + ":" + position.getValue())
+			.collect(Collectors.joining(","));
+	}
+
+	/** Starts writing to the response, once the request has gone asynchronous. */
+	void start(AsyncContext context, ServletOutputStream output) {
+		this.async = context;
+		this.out = output;
+		context.addListener(this);
+		// The container calls onWritePossible once the listener is set; only from then on
+		// may anything be written.
+		output.setWriteListener(this);
+	}
+
+	/** Queues a frame; false when the queue is full (nothing queued). */
+	boolean offer(byte[] frame) {
+		if (closing || closed.get()) {
+			return true;
+		}
+		if (queued.incrementAndGet() > capacity) {
+			queued.decrementAndGet();
+			return false;
+		}
+		queue.add(frame);
+		return true;
+	}
+
+	/** Drops everything queued, before the feed queues a fresh snapshot instead. */
+	void discardQueued() {
+		while (queue.poll() != null) {
+			queued.decrementAndGet();
+		}
+	}
+
+	/** Sends a last frame, then ends the stream. */
+	void finish(byte[] lastFrame) {
+		if (closing || closed.get()) {
+			return;
+		}
+		discardQueued();
+		queue.add(lastFrame);
+		queued.incrementAndGet();
+		closing = true;
+		drain();
+	}
+
+	/** Writes what is queued, as far as the socket takes it without waiting. */
+	void drain() {
+		while (writable && !closed.get() && writing.tryLock()) {
+			boolean blocked;
+			try {
+				blocked = writeWhileReady();
+			}
+			catch (IOException | IllegalStateException ex) {
+				close();
+				return;
+			}
+			finally {
+				writing.unlock();
+			}
+			if (blocked) {
+				// The container calls onWritePossible when the socket takes more.
+				return;
+			}
+			if (queue.isEmpty()) {
+				if (closing) {
+					close();
+				}
+				return;
+			}
+			// Something was queued after the last poll, while this thread still held the
+			// lock: the feed's own tryLock failed, so this thread writes it.
+		}
+	}
+
+	private boolean writeWhileReady() throws IOException {
+		ServletOutputStream output = out;
+		while (true) {
+			if (!output.isReady()) {
+				return true;
+			}
+			byte[] next = queue.poll();
+			if (next == null) {
+				break;
+			}
+			queued.decrementAndGet();
+			output.write(next);
+			unflushed = true;
+		}
+		if (unflushed) {
+			output.flush();
+			unflushed = false;
+			lastWriteNanos = System.nanoTime();
+		}
+		return false;
+	}
+
+	boolean hasQueued() {
+		return queued.get() > 0;
+	}
+
+	long idleNanos(long now) {
+		return now - lastWriteNanos;
+	}
+
+	boolean expired(long now) {
+		return now - deadlineNanos >= 0;
+	}
+
+	boolean open() {
+		return !closed.get() && !closing;
+	}
+
+	/** Ends the stream now, without a last frame. */
+	void close() {
+		if (closed.compareAndSet(false, true)) {
+			discardQueued();
+			onClosed.accept(this);
+			AsyncContext context = async;
+			if (context != null) {
+				try {
+					context.complete();
+				}
+				catch (IllegalStateException ex) {
+					// Already completed by the container (client gone, timeout).
+				}
+			}
+		}
+	}
+
+	@Override
+	public void onWritePossible() {
+		writable = true;
+		drain();
+	}
+
+	@Override
+	public void onError(Throwable failure) {
+		close();
+	}
+
+	@Override
+	public void onComplete(AsyncEvent event) {
+		close();
+	}
+
+	@Override
+	public void onTimeout(AsyncEvent event) {
+		close();
+	}
+
+	@Override
+	public void onError(AsyncEvent event) {
+		close();
+	}
+
+	@Override
+	public void onStartAsync(AsyncEvent event) {
+	}
+
+}

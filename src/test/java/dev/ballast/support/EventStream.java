@@ -1,0 +1,194 @@
+package dev.ballast.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A test's view of a server-sent event stream: every line is parsed as the WHATWG spec
+ * says, and events and comments are handed to the test in the order they arrived.
+ */
+public final class EventStream implements AutoCloseable {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final HttpClient HTTP = HttpClient.newBuilder()
+		.version(HttpClient.Version.HTTP_1_1)
+		.connectTimeout(Duration.ofSeconds(5))
+		.build();
+
+	private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+
+	private final HttpResponse<Stream<String>> response;
+
+	private final CompletableFuture<Void> reading;
+
+	private EventStream(HttpResponse<Stream<String>> response) {
+		this.response = response;
+		this.reading = CompletableFuture.runAsync(this::read);
+	}
+
+	/** Opens a stream; {@code lastEventId} may be null. */
+	public static EventStream open(int port, String path, String lastEventId) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+			.header("Accept", "text/event-stream");
+		if (lastEventId != null) {
+			request.header("Last-Event-ID", lastEventId);
+		}
+		try {
+			HttpResponse<Stream<String>> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofLines());
+			if (response.statusCode() != 200) {
+				String body = String.join("\n", response.body().toList());
+				throw new AssertionError("watch answered " + response.statusCode() + ": " + body);
+			}
+			return new EventStream(response);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	public HttpResponse<Stream<String>> response() {
+		return response;
+	}
+
+	private void read() {
+		String id = null;
+		String name = null;
+		List<String> data = new ArrayList<>();
+		boolean sawId = false;
+		try (Stream<String> lines = response.body()) {
+			for (String line : (Iterable<String>) lines::iterator) {
+				if (line.isEmpty()) {
+					if (sawId || !data.isEmpty()) {
+						events.add(new Event(id, name, data.isEmpty() ? null : String.join("\n", data)));
+					}
+					name = null;
+					data = new ArrayList<>();
+					sawId = false;
+				}
+				else if (line.startsWith(":")) {
+					events.add(new Event(null, "comment", line.substring(1).strip()));
+				}
+				else {
+					int colon = line.indexOf(':');
+					String field = colon < 0 ? line : line.substring(0, colon);
+					String value = colon < 0 ? "" : line.substring(colon + 1);
+					value = value.startsWith(" ") ? value.substring(1) : value;
+					switch (field) {
+						case "id" -> {
+							id = value;
+							sawId = true;
+						}
+						case "event" -> name = value;
+						case "data" -> data.add(value);
+						default -> {
+						}
+					}
+				}
+			}
+		}
+		catch (UncheckedIOException ex) {
+			// The stream was closed by the test or the server.
+		}
+		events.add(Event.END);
+	}
+
+	/** The next event or comment, failing if none comes within {@code timeout}. */
+	public Event next(Duration timeout) {
+		try {
+			Event event = events.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			if (event == null) {
+				throw new AssertionError("no event within " + timeout);
+			}
+			return event;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** The next event, skipping keepalive comments. */
+	public Event nextEvent(Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (true) {
+			Event event = next(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+			if (!event.comment()) {
+				return event;
+			}
+		}
+	}
+
+	/** Whether nothing but comments arrives within {@code quiet}. */
+	public boolean quietFor(Duration quiet) {
+		long deadline = System.nanoTime() + quiet.toNanos();
+		try {
+			while (true) {
+				long left = deadline - System.nanoTime();
+				if (left <= 0) {
+					return true;
+				}
+				Event event = events.poll(left, TimeUnit.NANOSECONDS);
+				if (event != null && !event.comment()) {
+					events.add(event);
+					return false;
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@Override
+	public void close() {
+		response.body().close();
+		reading.cancel(true);
+	}
+
+	/**
+	 * One event, a comment ({@code name} "comment"), or the end of the stream.
+	 *
+	 * @param id its id, or null
+	 * @param name its type, null for an id-only event
+	 * @param data its data, or null
+	 */
+	public record Event(String id, String name, String data) {
+
+		static final Event END = new Event(null, "end", null);
+
+		public boolean comment() {
+			return "comment".equals(name);
+		}
+
+		public boolean end() {
+			return this == END;
+		}
+
+		public JsonNode json() {
+			return JSON.readTree(data);
+		}
+
+	}
+
+}

@@ -1,0 +1,47 @@
+package dev.ballast.support;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.ballast.BallastApplication;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * A second registry node in the test JVM, on the same PostgreSQL as the
+ * {@link RegistryTest} node, with its own settings.
+ */
+public final class OtherNode implements AutoCloseable {
+
+	private final ConfigurableApplicationContext context;
+
+	private OtherNode(ConfigurableApplicationContext context) {
+		this.context = context;
+	}
+
+	public static OtherNode start(String... properties) {
+		TestDatabase.Server db = TestDatabase.server();
+		List<String> all = new ArrayList<>(
+				List.of("server.port=0", "spring.datasource.url=" + db.url(), "spring.datasource.username=" + db.user(),
+						"spring.datasource.password=" + db.password(), "spring.jmx.enabled=false"));
+		all.addAll(List.of(properties));
+		return new OtherNode(
+				new SpringApplicationBuilder(BallastApplication.class).properties(all.toArray(String[]::new)).run());
+	}
+
+	public int port() {
+		return ((WebServerApplicationContext) context).getWebServer().getPort();
+	}
+
+	public <T> T bean(Class<T> type) {
+		return context.getBean(type);
+	}
+
+	@Override
+	public void close() {
+		context.close();
+	}
+
+}

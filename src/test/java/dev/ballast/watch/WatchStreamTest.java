@@ -1,0 +1,141 @@
+package dev.ballast.watch;
+
+import java.time.Duration;
+
+import dev.ballast.support.Api;
+import dev.ballast.support.EventStream;
+import dev.ballast.support.EventStream.Event;
+import dev.ballast.support.Names;
+import dev.ballast.support.RegistryTest;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The single-service stream: snapshot, deltas, resume, settings changes. */
+@RegistryTest
+class WatchStreamTest {
+
+	static final Duration SOON = Duration.ofSeconds(5);
+
+	@LocalServerPort
+	int port;
+
+	@Test
+	void sendsSnapshotThenUpsertAndRemoveEventsWithRevisionIds() {
+		Api api = Api.on(port);
+		String service = Names.service("stream");
+		String a = "/v1/services/%s/instances/a".formatted(service);
+		api.put(a, "{\"address\":\"10.0.0.1\",\"port\":80,\"weight\":300}");
+		api.put("/v1/services/%s/instances/b".formatted(service), "{\"address\":\"10.0.0.2\",\"port\":80}");
+
+		try (EventStream stream = EventStream.open(port, "/v1/services/%s/watch".formatted(service), null)) {
+			assertThat(stream.response().headers().firstValue("Content-Type"))
+				.hasValueSatisfying(type -> assertThat(type).startsWith("text/event-stream"));
+			Event snapshot = stream.nextEvent(SOON);
+			assertThat(snapshot.name()).isEqualTo("snapshot");
+			assertThat(snapshot.id()).isEqualTo("2");
+			JsonNode state = snapshot.json();
+			assertThat(state.get("service").asString()).isEqualTo(service);
+			assertThat(state.get("revision").asLong()).isEqualTo(2);
+			assertThat(state.get("instances").valueStream().map(i -> i.get("id").asString())).containsExactly("a", "b");
+			assertThat(state.get("instances").get(0).get("weight").isInt()).isTrue();
+
+			api.patch(a, "{\"weight\":0}");
+			Event upsert = stream.nextEvent(SOON);
+			assertThat(upsert.name()).isEqualTo("upsert");
+			assertThat(upsert.id()).isEqualTo("3");
+			assertThat(upsert.json().get("id").asString()).isEqualTo("a");
+			assertThat(upsert.json().get("revision").asLong()).isEqualTo(3);
+			assertThat(upsert.json().get("weight").isInt()).isTrue();
+			assertThat(upsert.json().get("weight").asInt()).isZero();
+			assertThat(upsert.json().get("effectiveWeight").isInt()).isTrue();
+			assertThat(upsert.json().get("routable").asBoolean()).isFalse();
+
+			api.delete(a);
+			Event remove = stream.nextEvent(SOON);
+			assertThat(remove.name()).isEqualTo("remove");
+			assertThat(remove.id()).isEqualTo("4");
+			assertThat(remove.json().get("service").asString()).isEqualTo(service);
+			assertThat(remove.json().get("id").asString()).isEqualTo("a");
+			assertThat(remove.json().get("revision").asLong()).isEqualTo(4);
+		}
+	}
+
+	@Test
+	void settingsChangeMovesTheIdWithoutAnEvent() {
+		Api api = Api.on(port);
+		String service = Names.service("settings");
+		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		try (EventStream stream = EventStream.open(port, "/v1/services/%s/watch".formatted(service), null)) {
+			assertThat(stream.nextEvent(SOON).id()).isEqualTo("1");
+			api.patch("/v1/services/" + service, "{\"defaultWeight\":7}");
+			Event idOnly = stream.nextEvent(SOON);
+			assertThat(idOnly.id()).isEqualTo("2");
+			assertThat(idOnly.name()).isNull();
+			assertThat(idOnly.data()).isNull();
+		}
+	}
+
+	@Test
+	void resumingDeliversExactlyTheMissedChanges() {
+		Api api = Api.on(port);
+		String service = Names.service("resume");
+		String a = "/v1/services/%s/instances/a".formatted(service);
+		api.put(a, "{\"address\":\"h\",\"port\":80,\"weight\":1}");
+		String last;
+		try (EventStream stream = EventStream.open(port, "/v1/services/%s/watch".formatted(service), null)) {
+			last = stream.nextEvent(SOON).id();
+		}
+		api.patch(a, "{\"weight\":2}");
+		api.put("/v1/services/%s/instances/b".formatted(service), "{\"address\":\"h\",\"port\":81}");
+		api.delete(a);
+
+		try (EventStream stream = EventStream.open(port, "/v1/services/%s/watch".formatted(service), last)) {
+			Event first = stream.nextEvent(SOON);
+			assertThat(first.name()).isEqualTo("upsert");
+			assertThat(first.id()).isEqualTo("2");
+			assertThat(first.json().get("weight").asInt()).isEqualTo(2);
+			Event second = stream.nextEvent(SOON);
+			assertThat(second.name()).isEqualTo("upsert");
+			assertThat(second.id()).isEqualTo("3");
+			assertThat(second.json().get("id").asString()).isEqualTo("b");
+			Event third = stream.nextEvent(SOON);
+			assertThat(third.name()).isEqualTo("remove");
+			assertThat(third.id()).isEqualTo("4");
+			assertThat(stream.quietFor(Duration.ofMillis(500))).isTrue();
+		}
+		try (EventStream upToDate = EventStream.open(port, "/v1/services/%s/watch".formatted(service), "4")) {
+			assertThat(upToDate.quietFor(Duration.ofMillis(500))).as("nothing missed, nothing sent").isTrue();
+		}
+	}
+
+	@Test
+	void anUnusableLastEventIdStartsOverWithASnapshot() {
+		Api api = Api.on(port);
+		String service = Names.service("garbage");
+		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		for (String lastEventId : new String[] { "nonsense", "-1", "99", "x:1" }) {
+			try (EventStream stream = EventStream.open(port, "/v1/services/%s/watch".formatted(service), lastEventId)) {
+				Event first = stream.nextEvent(SOON);
+				assertThat(first.name()).as(lastEventId).isEqualTo("snapshot");
+				assertThat(first.id()).isEqualTo("1");
+			}
+		}
+	}
+
+	@Test
+	void refusesUnknownServicesAndBadNames() {
+		Api api = Api.on(port);
+		assertThat(api.get("/v1/services/%s/watch".formatted(Names.service("nobody"))).status()).isEqualTo(404);
+		assertThat(api.get("/v1/services/Bad_Name/watch").status()).isEqualTo(422);
+		String service = Names.service("badsub");
+		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		Api.Reply reply = api.get("/v1/services/%s/watch?subscriber=no%%20spaces".formatted(service));
+		assertThat(reply.status()).isEqualTo(400);
+		assertThat(reply.json().get("errors").get(0).get("pointer").asString()).isEqualTo("#subscriber");
+	}
+
+}
