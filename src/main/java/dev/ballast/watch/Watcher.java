@@ -230,14 +230,17 @@ final class Watcher implements WriteListener, AsyncListener {
 		if (closed.compareAndSet(false, true)) {
 			discardQueued();
 			onClosed.accept(this);
-			AsyncContext context = async;
-			if (context != null) {
-				try {
-					context.complete();
-				}
-				catch (IllegalStateException ex) {
-					// Already completed by the container (client gone, timeout).
-				}
+			completeQuietly(async);
+		}
+	}
+
+	private static void completeQuietly(AsyncContext context) {
+		if (context != null) {
+			try {
+				context.complete();
+			}
+			catch (IllegalStateException ex) {
+				// Already completed (client gone, timeout).
 			}
 		}
 	}
@@ -261,11 +264,15 @@ final class Watcher implements WriteListener, AsyncListener {
 	@Override
 	public void onTimeout(AsyncEvent event) {
 		close();
+		completeQuietly(event.getAsyncContext());
 	}
 
 	@Override
 	public void onError(AsyncEvent event) {
 		close();
+		// Completing here, whoever closed first, keeps the container from dispatching the
+		// failed stream to an error page.
+		completeQuietly(event.getAsyncContext());
 	}
 
 	@Override

@@ -27,8 +27,10 @@ public final class OtherNode implements AutoCloseable {
 				List.of("server.port=0", "spring.datasource.url=" + db.url(), "spring.datasource.username=" + db.user(),
 						"spring.datasource.password=" + db.password(), "spring.jmx.enabled=false"));
 		all.addAll(List.of(properties));
-		return new OtherNode(
-				new SpringApplicationBuilder(BallastApplication.class).properties(all.toArray(String[]::new)).run());
+		// As command-line arguments, they win over application.yml (server.port above
+		// all).
+		return new OtherNode(new SpringApplicationBuilder(BallastApplication.class)
+			.run(all.stream().map(property -> "--" + property).toArray(String[]::new)));
 	}
 
 	public int port() {

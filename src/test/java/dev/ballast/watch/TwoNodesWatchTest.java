@@ -1,0 +1,354 @@
+package dev.ballast.watch;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import dev.ballast.support.Api;
+import dev.ballast.support.EventStream;
+import dev.ballast.support.EventStream.Event;
+import dev.ballast.support.Names;
+import dev.ballast.support.OtherNode;
+import dev.ballast.support.RegistryTest;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two nodes on one PostgreSQL. The other node runs with short timers and small limits, to
+ * show keepalives, age limits, caps and resuming beyond its memory.
+ */
+@RegistryTest
+class TwoNodesWatchTest {
+
+	static final Duration SOON = Duration.ofSeconds(5);
+
+	static final int CAP = 6;
+
+	static OtherNode other;
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@BeforeAll
+	static void startOtherNode() {
+		other = OtherNode.start("ballast.watch.keepalive=1s", "ballast.watch.max-age=3s",
+				"ballast.watch.max-age-jitter=0s", "ballast.watch.recent-changes=2",
+				"ballast.watch.max-watchers=" + CAP, "ballast.watch.subscriber-ttl=2s");
+	}
+
+	@AfterAll
+	static void stopOtherNode() {
+		other.close();
+	}
+
+	@Test
+	void eachNodeDeliversTheOthersChanges() {
+		Api here = Api.on(port);
+		Api there = Api.on(other.port());
+		String service = Names.service("nodes");
+		here.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		try (EventStream onOther = EventStream.open(other.port(), "/v1/services/%s/watch".formatted(service), null);
+				EventStream onThis = EventStream.open(port, "/v1/services/%s/watch".formatted(service), null)) {
+			assertThat(onOther.nextEvent(SOON).name()).isEqualTo("snapshot");
+			assertThat(onThis.nextEvent(SOON).name()).isEqualTo("snapshot");
+			here.patch("/v1/services/%s/instances/a".formatted(service), "{\"weight\":7}");
+			Event seenThere = onOther.nextEvent(SOON);
+			assertThat(seenThere.id()).isEqualTo("2");
+			assertThat(seenThere.json().get("weight").asInt()).isEqualTo(7);
+			there.put("/v1/services/%s/instances/b".formatted(service), "{\"address\":\"h\",\"port\":81}");
+			assertThat(onThis.nextEvent(SOON).id()).isEqualTo("2");
+			Event seenHere = onThis.nextEvent(SOON);
+			assertThat(seenHere.id()).isEqualTo("3");
+			assertThat(seenHere.json().get("id").asString()).isEqualTo("b");
+		}
+	}
+
+	@Test
+	void concurrentWritersOnBothNodesReachAWatcherInOrderWithoutGaps() throws Exception {
+		String service = Names.service("folded");
+		Api here = Api.on(port);
+		here.put("/v1/services/%s/instances/seed".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		try (EventStream stream = EventStream.open(port, "/v1/services/%s/watch".formatted(service), null)) {
+			Event snapshot = stream.nextEvent(SOON);
+			Map<String, JsonNode> folded = new TreeMap<>();
+			snapshot.json().get("instances").forEach(instance -> folded.put(instance.get("id").asString(), instance));
+			long revision = Long.parseLong(snapshot.id());
+
+			int writers = 8;
+			int writesEach = 40;
+			ExecutorService pool = Executors.newFixedThreadPool(writers);
+			List<Future<?>> done = new ArrayList<>();
+			ConcurrentLinkedQueue<Integer> statuses = new ConcurrentLinkedQueue<>();
+			for (int w = 0; w < writers; w++) {
+				Api api = w % 2 == 0 ? here : Api.on(other.port());
+				int writer = w;
+				done.add(pool.submit(() -> {
+					ThreadLocalRandom random = ThreadLocalRandom.current();
+					for (int i = 0; i < writesEach; i++) {
+						String id = "i" + random.nextInt(6);
+						String path = "/v1/services/%s/instances/%s".formatted(service, id);
+						int status = switch (random.nextInt(3)) {
+							case 0 -> api.delete(path).status();
+							default -> api
+								.put(path, "{\"address\":\"h\",\"port\":80,\"weight\":%d}".formatted(writer * 100 + i))
+								.status();
+						};
+						statuses.add(status);
+					}
+				}));
+			}
+			for (Future<?> future : done) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+			pool.shutdown();
+			assertThat(statuses).allMatch(status -> status == 200 || status == 201 || status == 204 || status == 404);
+
+			long last = jdbc.sql("SELECT revision FROM service WHERE name = ?")
+				.param(service)
+				.query(Long.class)
+				.single();
+			while (revision < last) {
+				Event event = stream.nextEvent(SOON);
+				long id = Long.parseLong(event.id());
+				assertThat(id).as("no gap, no reordering, no duplicate").isEqualTo(revision + 1);
+				revision = id;
+				switch (event.name()) {
+					case "upsert" -> folded.put(event.json().get("id").asString(), event.json());
+					case "remove" -> folded.remove(event.json().get("id").asString());
+					default -> throw new AssertionError("unexpected event " + event);
+				}
+			}
+			JsonNode state = here.get("/v1/services/%s/instances".formatted(service)).json();
+			assertThat(state.get("revision").asLong()).isEqualTo(last);
+			Map<String, Integer> expected = new TreeMap<>();
+			state.get("instances").forEach(i -> expected.put(i.get("id").asString(), i.get("weight").asInt()));
+			Map<String, Integer> actual = new TreeMap<>();
+			folded.forEach((id, instance) -> actual.put(id, instance.get("weight").asInt()));
+			assertThat(actual).isEqualTo(expected);
+		}
+	}
+
+	@Test
+	void sendsKeepalivesAndEndsOldStreamsWithAReconnectEventThatResumesSeamlessly() {
+		Api api = Api.on(port);
+		String service = Names.service("aging");
+		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		String path = "/v1/services/%s/watch".formatted(service);
+		String last;
+		try (EventStream stream = EventStream.open(other.port(), path, null)) {
+			last = stream.nextEvent(SOON).id();
+			Event keepalive = stream.next(Duration.ofSeconds(3));
+			assertThat(keepalive.comment()).isTrue();
+			assertThat(keepalive.data()).isEqualTo("keepalive");
+			Event reconnect = stream.nextEvent(Duration.ofSeconds(5));
+			assertThat(reconnect.name()).isEqualTo("reconnect");
+			assertThat(reconnect.json().get("reason").asString()).isEqualTo("max-age");
+			assertThat(stream.nextEvent(SOON).end()).as("the server closed the stream").isTrue();
+		}
+		api.patch("/v1/services/%s/instances/a".formatted(service), "{\"weight\":9}");
+		try (EventStream resumed = EventStream.open(other.port(), path, last)) {
+			Event next = resumed.nextEvent(SOON);
+			assertThat(next.name()).isEqualTo("upsert");
+			assertThat(next.id()).isEqualTo("2");
+		}
+	}
+
+	@Test
+	void resumesFromTheChangeLogBeyondMemoryAndFromASnapshotBeyondRetention() {
+		Api api = Api.on(port);
+		String service = Names.service("retained");
+		String a = "/v1/services/%s/instances/a".formatted(service);
+		api.put(a, "{\"address\":\"h\",\"port\":80,\"weight\":1}");
+		String path = "/v1/services/%s/watch".formatted(service);
+		try (EventStream stream = EventStream.open(other.port(), path, null)) {
+			assertThat(stream.nextEvent(SOON).id()).isEqualTo("1");
+			for (int weight = 2; weight <= 6; weight++) {
+				api.patch(a, "{\"weight\":%d}".formatted(weight));
+			}
+			assertThat(stream.nextEvent(SOON).id()).isEqualTo("2");
+		}
+		// The other node keeps two changes in memory; the other three come from the log.
+		try (EventStream resumed = EventStream.open(other.port(), path, "1")) {
+			for (int revision = 2; revision <= 6; revision++) {
+				Event event = resumed.nextEvent(SOON);
+				assertThat(event.name()).isEqualTo("upsert");
+				assertThat(event.id()).isEqualTo(Long.toString(revision));
+				assertThat(event.json().get("weight").asInt()).isEqualTo(revision);
+			}
+		}
+		jdbc.sql("DELETE FROM change_log WHERE service = ? AND revision <= 3").param(service).update();
+		try (EventStream tooOld = EventStream.open(other.port(), path, "1")) {
+			Event snapshot = tooOld.nextEvent(SOON);
+			assertThat(snapshot.name()).isEqualTo("snapshot");
+			assertThat(snapshot.id()).isEqualTo("6");
+			assertThat(snapshot.json().get("instances").get(0).get("weight").asInt()).isEqualTo(6);
+		}
+	}
+
+	@Test
+	void shedsWatchersPastTheCapWith503AndRetryAfter() {
+		Api api = Api.on(port);
+		String service = Names.service("capped");
+		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		String path = "/v1/services/%s/watch".formatted(service);
+		List<EventStream> open = new ArrayList<>();
+		try {
+			// Streams of other tests may still count until their next keepalive.
+			int free = CAP - other.bean(WatcherCap.class).open();
+			for (int i = 0; i < free; i++) {
+				EventStream stream = EventStream.open(other.port(), path, null);
+				open.add(stream);
+				assertThat(stream.nextEvent(SOON).name()).isEqualTo("snapshot");
+			}
+			Api.Reply refused = Api.on(other.port()).get(path);
+			assertThat(refused.status()).isEqualTo(503);
+			assertThat(refused.header("Retry-After"))
+				.hasValueSatisfying(seconds -> assertThat(Integer.parseInt(seconds)).isBetween(1, 60));
+			Api.Reply blocking = Api.on(other.port())
+				.get("/v1/services/%s/instances?index=1&wait=5s".formatted(service));
+			assertThat(blocking.status()).as("blocking queries count too").isEqualTo(503);
+		}
+		finally {
+			open.forEach(EventStream::close);
+		}
+		// A client that went away is noticed at the next keepalive writes, which frees
+		// its place.
+		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> other.bean(WatcherCap.class).open() == 0);
+	}
+
+	@Test
+	void aDroppedNotificationConnectionOnlyDelaysEvents() {
+		Api api = Api.on(port);
+		String service = Names.service("relisten");
+		String a = "/v1/services/%s/instances/a".formatted(service);
+		api.put(a, "{\"address\":\"h\",\"port\":80}");
+		try (EventStream stream = EventStream.open(other.port(), "/v1/services/%s/watch".formatted(service), null)) {
+			assertThat(stream.nextEvent(SOON).name()).isEqualTo("snapshot");
+			int killed = jdbc
+				.sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'")
+				.query(Integer.class)
+				.single();
+			assertThat(killed).isPositive();
+			api.patch(a, "{\"weight\":3}");
+			Event event = stream.nextEvent(Duration.ofSeconds(10));
+			assertThat(event.id()).isEqualTo("2");
+			assertThat(event.json().get("weight").asInt()).isEqualTo(3);
+		}
+	}
+
+	@Test
+	void aWatcherThatStopsReadingDelaysNoOtherAndCatchesUpWithASnapshot() throws Exception {
+		Api api = Api.on(port);
+		String service = Names.service("slow");
+		String a = "/v1/services/%s/instances/a".formatted(service);
+		api.put(a, "{\"address\":\"h\",\"port\":80}");
+		String path = "/v1/services/%s/watch".formatted(service);
+		String bulky = bulkyMetadata();
+		try (OtherNode small = OtherNode.start("ballast.watch.queue-capacity=8"); Socket slow = new Socket()) {
+			slow.setReceiveBufferSize(4096);
+			slow.connect(new InetSocketAddress("127.0.0.1", small.port()), 5000);
+			slow.getOutputStream()
+				.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+					.getBytes(StandardCharsets.US_ASCII));
+			try (EventStream fast = EventStream.open(small.port(), path, null)) {
+				assertThat(fast.nextEvent(SOON).name()).isEqualTo("snapshot");
+				long last = 1;
+				for (int weight = 1; weight <= 200; weight++) {
+					long written = System.nanoTime();
+					api.patch(a, "{\"weight\":%d,\"metadata\":%s}".formatted(weight, bulky));
+					Event event = fast.nextEvent(SOON);
+					assertThat(Duration.ofNanos(System.nanoTime() - written)).isLessThan(Duration.ofSeconds(2));
+					assertThat(event.name()).as("event %d", weight).isEqualTo("upsert");
+					assertThat(event.json().get("weight").asInt()).isEqualTo(weight);
+					last = Long.parseLong(event.id());
+				}
+				// Now the slow watcher reads: it ends at the same state, through a
+				// snapshot
+				// that replaced the backlog it could not take.
+				slow.setSoTimeout(10_000);
+				List<String> events = readUntil(slow, "id: " + last);
+				assertThat(events).contains("event: snapshot");
+				assertThat(events.stream().filter("event: snapshot"::equals).count())
+					.as("the first snapshot and at least one that replaced the backlog")
+					.isGreaterThanOrEqualTo(2);
+			}
+		}
+	}
+
+	@Test
+	void dropsSubscribersNotSeenForTheirTtl() {
+		Api api = Api.on(port);
+		String service = Names.service("ttl");
+		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		api.get("/v1/services/%s/instances?subscriber=gone-1".formatted(service));
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> jdbc.sql("SELECT count(*) FROM subscriber WHERE service = ?")
+				.param(service)
+				.query(Long.class)
+				.single() == 1L);
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> jdbc.sql("SELECT count(*) FROM subscriber WHERE service = ?")
+				.param(service)
+				.query(Long.class)
+				.single() == 0L);
+		assertThat(Api.on(other.port()).get("/v1/services/%s/subscribers".formatted(service)).json().get("subscribers"))
+			.isEmpty();
+	}
+
+	private static String bulkyMetadata() {
+		StringBuilder metadata = new StringBuilder("{");
+		for (int i = 0; i < 60; i++) {
+			metadata.append(i == 0 ? "" : ",")
+				.append("\"k")
+				.append(i)
+				.append("\":\"")
+				.append("x".repeat(500))
+				.append('"');
+		}
+		return metadata.append('}').toString();
+	}
+
+	private static List<String> readUntil(Socket socket, String line) throws Exception {
+		List<String> seen = new ArrayList<>();
+		BufferedReader reader = new BufferedReader(
+				new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+		String next;
+		while ((next = reader.readLine()) != null) {
+			if (next.startsWith("event: ") || next.startsWith("id: ")) {
+				seen.add(next);
+			}
+			if (next.equals(line)) {
+				return seen;
+			}
+		}
+		throw new AssertionError("stream ended before " + line + "; saw " + seen);
+	}
+
+}
