@@ -1,0 +1,371 @@
+package dev.ballast.client;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
+
+/**
+ * Watches one or more services of a Ballast registry over server-sent events and keeps
+ * each one's current instances.
+ *
+ * <p>
+ * The watch runs on a daemon thread of its own from {@link #start()} until
+ * {@link #close()}. It resumes after every disconnect with the last event id it received,
+ * so the registry sends only what was missed or a fresh snapshot; it reconnects promptly
+ * when the registry asks to, and otherwise after a delay that starts at 100 ms (or the
+ * registry's {@code retry:}), doubles up to 10 s with ±50% jitter, is at least the
+ * registry's {@code Retry-After} on a 503, and starts again from the bottom after a
+ * stream that delivered events. A stream on which nothing arrives, not even a keepalive,
+ * for the idle timeout is taken for dead and reopened.
+ *
+ * <p>
+ * Instance records that do not match the wire contract exactly, above all weights that
+ * are not JSON integers from 0 to 10000, are logged and skipped, never applied. With a
+ * subscriber name, the watch acknowledges the latest revision applied of each service, at
+ * most one request in flight per service and none more often than the acknowledgement
+ * interval.
+ *
+ * <pre>{@code
+ * try (ServiceWatch watch = ServiceWatch.builder(URI.create("http://registry:8080"), HttpClient.newHttpClient())
+ * 	.services("payments")
+ * 	.subscriber("checkout")
+ * 	.balanced()
+ * 	.build()) {
+ * 	watch.start();
+ * 	Optional<WatchedInstance> target = watch.balancer("payments").pick();
+ * }
+ * }</pre>
+ */
+public final class ServiceWatch implements AutoCloseable {
+
+	/** How long to wait for a watch's response headers unless configured otherwise. */
+	public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+	/**
+	 * How long a stream may stay silent unless configured otherwise: three times the
+	 * registry's default keepalive interval of 15 s.
+	 */
+	public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(45);
+
+	/** The shortest time between two acknowledgements of a service, by default. */
+	public static final Duration DEFAULT_ACK_INTERVAL = Duration.ofMillis(200);
+
+	private static final Duration FIRST_RECONNECT_DELAY = Duration.ofMillis(100);
+
+	private static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(10);
+
+	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+	private static final Logger LOG = System.getLogger(ServiceWatch.class.getName());
+
+	private final WatchedServices services;
+
+	private final Map<String, SmoothWeightedBalancer> balancers;
+
+	private final Consumer<WatchedService> listener;
+
+	private final Acknowledgements acknowledgements;
+
+	private final ScheduledExecutorService scheduler;
+
+	private final WatchLoop loop;
+
+	private final Thread thread;
+
+	private boolean closed;
+
+	private ServiceWatch(Builder builder) {
+		List<String> names = List.copyOf(builder.services);
+		RegistryRequests requests = new RegistryRequests(builder.base, names, builder.subscriber, builder.token,
+				builder.connectTimeout);
+		this.services = new WatchedServices(names, this::applied);
+		this.balancers = new LinkedHashMap<>();
+		if (builder.balanced) {
+			names.forEach((name) -> this.balancers.put(name, new SmoothWeightedBalancer()));
+		}
+		this.listener = builder.listener;
+		this.scheduler = Executors.newSingleThreadScheduledExecutor(
+				(task) -> Thread.ofPlatform().daemon().name("ballast-watch-timer").unstarted(task));
+		this.acknowledgements = (builder.subscriber != null)
+				? new Acknowledgements((service, revision) -> acknowledge(builder.client, requests, service, revision),
+						this.scheduler, builder.ackInterval)
+				: null;
+		this.loop = new WatchLoop(builder.client, requests, new ChangeEvents(this.services),
+				new Backoff(FIRST_RECONNECT_DELAY, MAX_RECONNECT_DELAY, RandomGenerator.getDefault()), this.scheduler,
+				builder.idleTimeout);
+		this.thread = Thread.ofPlatform().daemon().name("ballast-watch-" + String.join(",", names)).unstarted(loop);
+	}
+
+	/**
+	 * Begins a watch of {@code base}, the registry's base URI such as
+	 * {@code http://registry:8080}, through {@code client}; the client's own settings
+	 * (proxy, TLS, HTTP version) apply to every request.
+	 */
+	public static Builder builder(URI base, HttpClient client) {
+		return new Builder(base, client);
+	}
+
+	/**
+	 * Starts watching on a daemon thread of its own.
+	 * @throws IllegalStateException if the watch was already started or closed
+	 */
+	public synchronized void start() {
+		if (closed || thread.getState() != Thread.State.NEW) {
+			throw new IllegalStateException("a watch starts once, before it is closed");
+		}
+		thread.start();
+	}
+
+	/**
+	 * The current instances of a watched service, ordered by id.
+	 * @return the instances, empty until the first snapshot of the service arrived
+	 * @throws IllegalArgumentException if the service is not watched
+	 */
+	public List<WatchedInstance> instances(String service) {
+		return service(service).map(WatchedService::instances).orElse(List.of());
+	}
+
+	/**
+	 * The last revision of a watched service this watch applied.
+	 * @return the revision, empty until the first snapshot of the service arrived
+	 * @throws IllegalArgumentException if the service is not watched
+	 */
+	public OptionalLong revision(String service) {
+		return service(service).map((state) -> OptionalLong.of(state.revision())).orElse(OptionalLong.empty());
+	}
+
+	/**
+	 * A watched service as of the last revision applied, instances and revision together.
+	 * @return the service, empty until its first snapshot arrived
+	 * @throws IllegalArgumentException if the service is not watched
+	 */
+	public Optional<WatchedService> service(String service) {
+		return services.get(watched(service));
+	}
+
+	/**
+	 * The balancer this watch keeps up to date with the instances of a service.
+	 * @throws IllegalStateException if the watch was built without
+	 * {@link Builder#balanced()}
+	 * @throws IllegalArgumentException if the service is not watched
+	 */
+	public SmoothWeightedBalancer balancer(String service) {
+		watched(service);
+		if (balancers.isEmpty()) {
+			throw new IllegalStateException("this watch keeps no balancers; build it with balanced()");
+		}
+		return balancers.get(service);
+	}
+
+	/**
+	 * Stops watching: closes the stream and waits up to 5 s for the watch's thread to
+	 * end. Acknowledgements not yet sent are dropped. The HTTP client stays open.
+	 */
+	@Override
+	public void close() {
+		synchronized (this) {
+			closed = true;
+		}
+		loop.stop();
+		thread.interrupt();
+		try {
+			if (thread.getState() != Thread.State.NEW) {
+				thread.join(CLOSE_TIMEOUT);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			scheduler.shutdownNow();
+		}
+	}
+
+	private void applied(WatchedService service) {
+		SmoothWeightedBalancer balancer = balancers.get(service.name());
+		if (balancer != null) {
+			balancer.update(service.instances());
+		}
+		try {
+			listener.accept(service);
+		}
+		catch (RuntimeException ex) {
+			LOG.log(Level.WARNING, "the change listener failed on revision " + service.revision() + " of "
+					+ service.name() + "; the change stays applied", ex);
+		}
+		if (acknowledgements != null) {
+			acknowledgements.applied(service.name(), service.revision());
+		}
+	}
+
+	private String watched(String service) {
+		if (!services.watches(service)) {
+			throw new IllegalArgumentException(
+					"service " + service + " is not watched; this watch follows " + services.names());
+		}
+		return service;
+	}
+
+	private static CompletableFuture<?> acknowledge(HttpClient client, RegistryRequests requests, String service,
+			long revision) {
+		return client.sendAsync(requests.ack(service, revision), HttpResponse.BodyHandlers.discarding())
+			.thenAccept((response) -> {
+				if (response.statusCode() / 100 != 2) {
+					throw new IllegalStateException("the registry answered " + response.statusCode());
+				}
+			});
+	}
+
+	/** Collects what a {@link ServiceWatch} needs; only the services are required. */
+	public static final class Builder {
+
+		private final URI base;
+
+		private final HttpClient client;
+
+		private final LinkedHashSet<String> services = new LinkedHashSet<>();
+
+		private String subscriber;
+
+		private String token;
+
+		private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+
+		private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+
+		private Duration ackInterval = DEFAULT_ACK_INTERVAL;
+
+		private Consumer<WatchedService> listener = (service) -> {
+		};
+
+		private boolean balanced;
+
+		private Builder(URI base, HttpClient client) {
+			this.base = Objects.requireNonNull(base, "base");
+			this.client = Objects.requireNonNull(client, "client");
+		}
+
+		/**
+		 * Adds services to watch. One service is watched on its own stream; several share
+		 * one multiplexed stream.
+		 */
+		public Builder services(String... services) {
+			for (String service : services) {
+				this.services.add(requireText(service, "service"));
+			}
+			return this;
+		}
+
+		/**
+		 * Names this client to the registry, which then expects acknowledgements of the
+		 * revisions applied; without a name the watch is anonymous and never
+		 * acknowledges.
+		 */
+		public Builder subscriber(String subscriber) {
+			this.subscriber = requireText(subscriber, "subscriber");
+			return this;
+		}
+
+		/**
+		 * Sends {@code Authorization: Bearer <token>} with every request.
+		 * @throws IllegalArgumentException unless the token is printable ASCII without
+		 * spaces, as a bearer token is
+		 */
+		public Builder token(String token) {
+			requireText(token, "token");
+			if (!token.chars().allMatch((c) -> c > ' ' && c < 0x7f)) {
+				throw new IllegalArgumentException("token must be printable ASCII without spaces");
+			}
+			this.token = token;
+			return this;
+		}
+
+		/**
+		 * How long to wait for the response headers of a watch or an acknowledgement,
+		 * connecting included; 10 s by default.
+		 */
+		public Builder connectTimeout(Duration connectTimeout) {
+			this.connectTimeout = requirePositive(connectTimeout, "connectTimeout");
+			return this;
+		}
+
+		/**
+		 * How long an open stream may stay silent, without even a keepalive, before it is
+		 * taken for dead and reopened; 45 s by default. Keep it well above the registry's
+		 * keepalive interval.
+		 */
+		public Builder idleTimeout(Duration idleTimeout) {
+			this.idleTimeout = requirePositive(idleTimeout, "idleTimeout");
+			return this;
+		}
+
+		/**
+		 * The shortest time between two acknowledgements of a service; 200 ms by default.
+		 */
+		public Builder ackInterval(Duration ackInterval) {
+			this.ackInterval = requirePositive(ackInterval, "ackInterval");
+			return this;
+		}
+
+		/**
+		 * Called on the watch's thread after each change is applied, with the service as
+		 * changed; it should return quickly, as the stream waits for it.
+		 */
+		public Builder listener(Consumer<WatchedService> listener) {
+			this.listener = Objects.requireNonNull(listener, "listener");
+			return this;
+		}
+
+		/**
+		 * Keeps a {@link SmoothWeightedBalancer} per service, fed on every change, for
+		 * {@link ServiceWatch#balancer(String)}.
+		 */
+		public Builder balanced() {
+			this.balanced = true;
+			return this;
+		}
+
+		/**
+		 * Builds the watch, which connects to nothing until {@link ServiceWatch#start()}.
+		 * @throws IllegalStateException if no service was given
+		 */
+		public ServiceWatch build() {
+			if (services.isEmpty()) {
+				throw new IllegalStateException("a watch needs at least one service");
+			}
+			return new ServiceWatch(this);
+		}
+
+		private static String requireText(String value, String name) {
+			if (value == null || value.isBlank()) {
+				throw new IllegalArgumentException(
+						name + " must be a non-blank string; got " + ((value == null) ? "null" : "\"" + value + "\""));
+			}
+			return value;
+		}
+
+		private static Duration requirePositive(Duration value, String name) {
+			if (value == null || value.isNegative() || value.isZero()) {
+				throw new IllegalArgumentException(name + " must be a positive duration; got " + value);
+			}
+			return value;
+		}
+
+	}
+
+}

@@ -1,0 +1,83 @@
+package dev.ballast.client;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import dev.ballast.support.Api;
+import dev.ballast.support.Names;
+import dev.ballast.support.RegistryTest;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The reference client against a real registry node. */
+@RegistryTest
+class ServiceWatchAgainstRegistryTest {
+
+	@LocalServerPort
+	int port;
+
+	@Test
+	void followsWeightsBalancesByThemAndAcknowledgesWhatItApplied() {
+		Api api = Api.on(port);
+		String service = Names.service("client");
+		String other = Names.service("client-b");
+		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":1,\"weight\":300}");
+		api.put("/v1/services/%s/instances/b".formatted(service), "{\"address\":\"h\",\"port\":2,\"weight\":200}");
+		api.put("/v1/services/%s/instances/c".formatted(service), "{\"address\":\"h\",\"port\":3,\"weight\":100}");
+		api.put("/v1/services/%s/instances/z".formatted(other), "{\"address\":\"h\",\"port\":4}");
+		HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+		try (ServiceWatch watch = ServiceWatch.builder(URI.create("http://127.0.0.1:" + port), http)
+			.services(service, other)
+			.subscriber("java-1")
+			.balanced()
+			.build()) {
+			watch.start();
+			Awaitility.await()
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> watch.instances(service).size() == 3 && watch.instances(other).size() == 1);
+
+			Map<String, Integer> picks = pick(watch.balancer(service), 600);
+			assertThat(picks).containsExactlyInAnyOrderEntriesOf(Map.of("a", 300, "b", 200, "c", 100));
+
+			api.patch("/v1/services/%s/instances/a".formatted(service), "{\"weight\":0}");
+			long revision = api.get("/v1/services/%s/instances".formatted(service)).json().get("revision").asLong();
+			Awaitility.await()
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> watch.revision(service).orElse(0) == revision);
+			assertThat(pick(watch.balancer(service), 300))
+				.containsExactlyInAnyOrderEntriesOf(Map.of("b", 200, "c", 100));
+
+			Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+				JsonNode subscribers = api.get("/v1/services/%s/subscribers".formatted(service)).json();
+				assertThat(subscribers.get("subscribers")).hasSize(1);
+				assertThat(subscribers.get("subscribers").get(0).get("name").asString()).isEqualTo("java-1");
+				assertThat(subscribers.get("subscribers").get(0).get("ackedRevision").asLong()).isEqualTo(revision);
+				assertThat(subscribers.get("subscribers").get(0).get("lag").asLong()).isZero();
+			});
+
+			api.patch("/v1/services/%s/instances/b".formatted(service), "{\"weight\":0}");
+			api.patch("/v1/services/%s/instances/c".formatted(service), "{\"weight\":0}");
+			Awaitility.await()
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> watch.instances(service).stream().noneMatch(WatchedInstance::receivesTraffic));
+			assertThat(watch.balancer(service).pick()).as("all zero: no instance, cleanly").isEmpty();
+		}
+	}
+
+	private static Map<String, Integer> pick(SmoothWeightedBalancer balancer, int times) {
+		Map<String, Integer> counts = new HashMap<>();
+		for (int i = 0; i < times; i++) {
+			counts.merge(balancer.pick().orElseThrow().id(), 1, Integer::sum);
+		}
+		return counts;
+	}
+
+}
