@@ -14,7 +14,7 @@ import dev.ballast.web.BadParameterException;
  */
 final class QueryParameters {
 
-	private static final Pattern INDEX = Pattern.compile("\\d{1,18}");
+	private static final Pattern INDEX = Pattern.compile("\\d{1,19}");
 
 	private static final Pattern WAIT = Pattern.compile("(\\d{1,9})(ms|s|m)?");
 
@@ -22,7 +22,7 @@ final class QueryParameters {
 
 	private static final Pattern SUBSCRIBER = Pattern.compile(SUBSCRIBER_PATTERN);
 
-	private static final Pattern POSITION = Pattern.compile("([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?):(\\d{1,18})");
+	private static final Pattern POSITION = Pattern.compile("([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?):(\\d{1,19})");
 
 	private QueryParameters() {
 	}
@@ -32,11 +32,12 @@ final class QueryParameters {
 		if (value == null) {
 			return null;
 		}
-		if (!INDEX.matcher(value).matches()) {
-			throw new BadParameterException("index",
-					"index must be a revision, a non-negative integer; got %s".formatted(quote(value)));
+		Long index = revision(value);
+		if (index == null) {
+			throw new BadParameterException("index", "index must be a revision, an integer from 0 to %d; got %s"
+				.formatted(Long.MAX_VALUE, quote(value)));
 		}
-		return Long.parseLong(value);
+		return index;
 	}
 
 	/**
@@ -77,10 +78,8 @@ final class QueryParameters {
 	 * over from a snapshot.
 	 */
 	static Map<String, Long> resumeOne(String service, String lastEventId) {
-		if (lastEventId == null || !INDEX.matcher(lastEventId.strip()).matches()) {
-			return Map.of();
-		}
-		return Map.of(service, Long.parseLong(lastEventId.strip()));
+		Long revision = lastEventId == null ? null : revision(lastEventId.strip());
+		return revision == null ? Map.of() : Map.of(service, revision);
 	}
 
 	/**
@@ -95,11 +94,25 @@ final class QueryParameters {
 		}
 		for (String pair : lastEventId.split(",", 256)) {
 			Matcher matcher = POSITION.matcher(pair.strip());
-			if (matcher.matches()) {
-				positions.put(matcher.group(1), Long.parseLong(matcher.group(2)));
+			Long revision = matcher.matches() ? revision(matcher.group(2)) : null;
+			if (revision != null) {
+				positions.put(matcher.group(1), revision);
 			}
 		}
 		return positions;
+	}
+
+	/** A revision: a decimal non-negative long; null for anything else. */
+	private static Long revision(String value) {
+		if (!INDEX.matcher(value).matches()) {
+			return null;
+		}
+		try {
+			return Long.parseLong(value);
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
 	}
 
 	private static String quote(String value) {

@@ -1,0 +1,37 @@
+package dev.ballast.watch;
+
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EventFrameTest {
+
+	@Test
+	void writesIdEventAndDataLinesEndedByABlankLine() {
+		assertThat(text(EventFrame.of("42", "upsert", "{\"a\":1}")))
+			.isEqualTo("id: 42\nevent: upsert\ndata: {\"a\":1}\n\n");
+	}
+
+	@Test
+	void anIdOnlyFrameHasNoEventOrData() {
+		assertThat(text(EventFrame.of("43", null, null))).isEqualTo("id: 43\n\n");
+	}
+
+	@Test
+	void dataWithLineBreaksBecomesSeveralDataLines() {
+		assertThat(text(EventFrame.of(null, null, "a\nb\r\nc"))).isEqualTo("data: a\ndata: b\ndata: c\n\n");
+	}
+
+	@Test
+	void aReconnectFrameSaysWhyAndWhenToComeBack() {
+		assertThat(text(EventFrame.reconnect("max-age", 700)))
+			.isEqualTo("retry: 700\nevent: reconnect\ndata: {\"reason\":\"max-age\"}\n\n");
+	}
+
+	private static String text(byte[] frame) {
+		return new String(frame, StandardCharsets.UTF_8);
+	}
+
+}

@@ -1,0 +1,105 @@
+package dev.ballast.watch;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+import dev.ballast.web.BadParameterException;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.LongRange;
+import net.jqwik.api.constraints.Size;
+import net.jqwik.api.constraints.StringLength;
+import net.jqwik.api.constraints.Chars;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class QueryParametersTest {
+
+	static final Duration DEFAULT = Duration.ofSeconds(60);
+
+	static final Duration MAX = Duration.ofSeconds(300);
+
+	@Test
+	void readsWaitsInMillisecondsSecondsAndMinutesAndCapsThem() {
+		assertThat(QueryParameters.wait(null, DEFAULT, MAX)).isEqualTo(DEFAULT);
+		assertThat(QueryParameters.wait("30s", DEFAULT, MAX)).isEqualTo(Duration.ofSeconds(30));
+		assertThat(QueryParameters.wait("30", DEFAULT, MAX)).isEqualTo(Duration.ofSeconds(30));
+		assertThat(QueryParameters.wait("1500ms", DEFAULT, MAX)).isEqualTo(Duration.ofMillis(1500));
+		assertThat(QueryParameters.wait("2m", DEFAULT, MAX)).isEqualTo(Duration.ofMinutes(2));
+		assertThat(QueryParameters.wait("10m", DEFAULT, MAX)).isEqualTo(MAX);
+		assertThat(QueryParameters.wait("0s", DEFAULT, MAX)).isEqualTo(Duration.ZERO);
+	}
+
+	@Test
+	void refusesWaitsThatAreNotDurations() {
+		for (String bad : List.of("", "s", "-1s", "1.5s", "1h", "30 s", "1e3ms", "9999999999s")) {
+			assertThatThrownBy(() -> QueryParameters.wait(bad, DEFAULT, MAX)).as(bad)
+				.isInstanceOf(BadParameterException.class)
+				.satisfies(pointsAt("#wait"));
+		}
+	}
+
+	@Test
+	void readsIndexesAsNonNegativeRevisions() {
+		assertThat(QueryParameters.index(null)).isNull();
+		assertThat(QueryParameters.index("0")).isZero();
+		assertThat(QueryParameters.index("42")).isEqualTo(42);
+		assertThat(QueryParameters.index("9223372036854775807")).isEqualTo(Long.MAX_VALUE);
+		for (String bad : List.of("", "-1", "+1", "1.0", "0x10", "abc", "9223372036854775808",
+				"12345678901234567890")) {
+			assertThatThrownBy(() -> QueryParameters.index(bad)).as(bad)
+				.isInstanceOf(BadParameterException.class)
+				.satisfies(pointsAt("#index"));
+		}
+	}
+
+	@Test
+	void acceptsSubscriberNamesOfTheInstanceIdPatternOnly() {
+		assertThat(QueryParameters.subscriber("nginx-1.az_1:80")).isEqualTo("nginx-1.az_1:80");
+		assertThat(QueryParameters.subscriber(null)).isNull();
+		for (String bad : List.of("", "a b", "x".repeat(129), "ü", "a/b")) {
+			assertThatThrownBy(() -> QueryParameters.subscriber(bad)).as(bad)
+				.isInstanceOf(BadParameterException.class)
+				.satisfies(pointsAt("#subscriber"));
+		}
+	}
+
+	@Test
+	void aSingleStreamResumesFromARevisionOrStartsOver() {
+		assertThat(QueryParameters.resumeOne("s", "42")).isEqualTo(Map.of("s", 42L));
+		assertThat(QueryParameters.resumeOne("s", " 42 ")).isEqualTo(Map.of("s", 42L));
+		for (String unusable : new String[] { null, "", "-1", "s:42", "4 2", "1e3" }) {
+			assertThat(QueryParameters.resumeOne("s", unusable)).as(String.valueOf(unusable)).isEmpty();
+		}
+	}
+
+	@Test
+	void aMultiplexedStreamKeepsThePairsThatParse() {
+		assertThat(QueryParameters.resumeMany("a:1,b-2:20")).isEqualTo(Map.of("a", 1L, "b-2", 20L));
+		assertThat(QueryParameters.resumeMany("a:1,Bad:2,c:x,d:4")).isEqualTo(Map.of("a", 1L, "d", 4L));
+		assertThat(QueryParameters.resumeMany(null)).isEmpty();
+		assertThat(QueryParameters.resumeMany("42")).isEmpty();
+	}
+
+	/** What a multiplexed stream writes as its id reads back as the same positions. */
+	@Property
+	void multiplexedIdsReadBackExactly(@ForAll @Size(min = 1,
+			max = 64) Map<@StringLength(min = 1, max = 20) @Chars({ 'a', 'b', 'z', '0', '9' }) String, @LongRange(
+					min = 0, max = Long.MAX_VALUE) Long> positions) {
+		Watcher watcher = new Watcher(List.copyOf(positions.keySet()), true, null, Map.of(), 10, 0, closed -> {
+		});
+		positions.forEach(watcher::advance);
+		String id = watcher.eventId(positions.keySet().iterator().next());
+		assertThat(QueryParameters.resumeMany(id)).isEqualTo(new TreeMap<>(positions));
+	}
+
+	private static Consumer<Throwable> pointsAt(String pointer) {
+		return thrown -> assertThat(((BadParameterException) thrown).errors().getFirst().pointer()).isEqualTo(pointer);
+	}
+
+}

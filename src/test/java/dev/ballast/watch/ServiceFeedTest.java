@@ -1,0 +1,75 @@
+package dev.ballast.watch;
+
+import java.util.List;
+
+import dev.ballast.instance.Health;
+import dev.ballast.instance.InstanceList;
+import dev.ballast.instance.InstanceView;
+import dev.ballast.instance.Mode;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ServiceFeedTest {
+
+	@Test
+	void appliesOnlyTheNextRevision() {
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of(instance("a", 5))), 10, 0);
+		assertThat(feed.apply(upsert("b", 7))).as("6 is missing").isFalse();
+		assertThat(feed.revision()).isEqualTo(5);
+		assertThat(feed.apply(upsert("b", 6))).isTrue();
+		assertThat(feed.apply(remove("a", 7))).isTrue();
+		assertThat(feed.apply(settings(8))).isTrue();
+		feed.publish();
+		assertThat(feed.current().revision()).isEqualTo(8);
+		assertThat(feed.current().instances()).extracting(InstanceView::id).containsExactly("b");
+	}
+
+	@Test
+	void servesMissedChangesOnlyWhileItHoldsAllOfThem() {
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of()), 3, 0);
+		for (long revision = 1; revision <= 5; revision++) {
+			feed.apply(upsert("a", revision));
+		}
+		assertThat(feed.changesAfter(5)).hasValue(List.of());
+		assertThat(feed.changesAfter(2)).hasValueSatisfying(
+				changes -> assertThat(changes).extracting(Change::revision).containsExactly(3L, 4L, 5L));
+		assertThat(feed.changesAfter(1)).as("revision 2 was forgotten").isEmpty();
+		assertThat(feed.changesAfter(6)).as("ahead of this node").isEmpty();
+	}
+
+	@Test
+	void aResetForgetsRecentChanges() {
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of()), 3, 0);
+		feed.apply(upsert("a", 1));
+		feed.reset(new InstanceList("s", 9, List.of(instance("z", 9))));
+		assertThat(feed.changesAfter(0)).isEmpty();
+		assertThat(feed.changesAfter(9)).hasValue(List.of());
+		assertThat(feed.current().instances()).extracting(InstanceView::id).containsExactly("z");
+	}
+
+	@Test
+	void isForgottenOnlyAfterBeingUnwatchedForTheTimeout() {
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of()), 3, 100);
+		assertThat(feed.unwatchedSince(50, 200)).isFalse();
+		assertThat(feed.unwatchedSince(150, 200)).isTrue();
+	}
+
+	static InstanceView instance(String id, long revision) {
+		return new InstanceView("s", id, "h", 80, null, 100, 100, true, Mode.SERVING, Health.PASSING,
+				java.util.Map.of(), 30, java.time.Instant.EPOCH, revision);
+	}
+
+	static Change upsert(String id, long revision) {
+		return new Change("s", revision, Change.Kind.UPSERT, id, instance(id, revision), "{}");
+	}
+
+	static Change remove(String id, long revision) {
+		return new Change("s", revision, Change.Kind.REMOVE, id, null, "{}");
+	}
+
+	static Change settings(long revision) {
+		return new Change("s", revision, Change.Kind.SERVICE, null, null, null);
+	}
+
+}
