@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.ballast.instance.InstanceList;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.ObjectMapper;
@@ -59,7 +61,13 @@ class Feed implements SmartLifecycle {
 
 	private volatile boolean running;
 
-	Feed(ChangeReader reader, Subscribers subscribers, WatchSettings settings, ObjectMapper json) {
+	private final Counter resynchronized;
+
+	Feed(ChangeReader reader, Subscribers subscribers, WatchSettings settings, ObjectMapper json,
+			MeterRegistry meters) {
+		this.resynchronized = Counter.builder("ballast.watch.resynchronized")
+			.description("Streams that fell a whole queue behind and were sent a snapshot instead")
+			.register(meters);
 		this.reader = reader;
 		this.subscribers = subscribers;
 		this.settings = settings;
@@ -264,6 +272,7 @@ class Feed implements SmartLifecycle {
 	 * per service, which brings it to the same state with less to send.
 	 */
 	private void resynchronize(Watcher watcher) {
+		resynchronized.increment();
 		watcher.discardQueued();
 		for (String service : watcher.services()) {
 			ServiceFeed feed = feeds.get(service);

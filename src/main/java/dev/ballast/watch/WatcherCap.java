@@ -2,6 +2,9 @@ package dev.ballast.watch;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
 import org.springframework.stereotype.Component;
 
 /**
@@ -16,8 +19,11 @@ class WatcherCap {
 
 	private final int max;
 
-	WatcherCap(WatchSettings settings) {
+	WatcherCap(WatchSettings settings, MeterRegistry meters) {
 		this.max = settings.maxWatchers();
+		Gauge.builder("ballast.watch.open", open, AtomicInteger::get)
+			.description("Open watch streams and waiting blocking queries on this node")
+			.register(meters);
 	}
 
 	boolean tryAcquire() {
