@@ -3,14 +3,20 @@ package dev.ballast.watch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
-/** The watch timers: stream upkeep, catch-up reads, subscriber progress, retention. */
+/**
+ * The watch timers: stream upkeep, catch-up reads, subscriber progress, retention.
+ * {@code ballast.watch.scheduled=false} turns them off, for tests that drive a node's
+ * clock and must not prune or expire other nodes' rows by it.
+ */
 @Component
 @EnableScheduling
+@ConditionalOnBooleanProperty(name = "ballast.watch.scheduled", matchIfMissing = true)
 class WatchSchedule {
 
 	private static final Logger log = LoggerFactory.getLogger(WatchSchedule.class);

@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * exactly when it means to, as {@code LeaseSchedule} would.
  */
 @RegistryTest
-@TestPropertySource(properties = { "ballast.lease.scheduled=false", "ballast.lease.pause-tolerance=1h" })
+@TestPropertySource(properties = { "ballast.lease.scheduled=false", "ballast.lease.pause-tolerance=1h",
+		"ballast.watch.scheduled=false" })
 class LeaseExpiryTest {
 
 	static final MutableClock CLOCK = new MutableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));

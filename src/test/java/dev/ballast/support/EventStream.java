@@ -138,19 +138,18 @@ public final class EventStream implements AutoCloseable {
 		}
 	}
 
-	/** Whether nothing but comments arrives within {@code quiet}. */
-	public boolean quietFor(Duration quiet) {
+	/** The first event (not a comment) arriving within {@code quiet}, or null. */
+	public Event eventWithin(Duration quiet) {
 		long deadline = System.nanoTime() + quiet.toNanos();
 		try {
 			while (true) {
 				long left = deadline - System.nanoTime();
 				if (left <= 0) {
-					return true;
+					return null;
 				}
 				Event event = events.poll(left, TimeUnit.NANOSECONDS);
 				if (event != null && !event.comment()) {
-					events.add(event);
-					return false;
+					return event;
 				}
 			}
 		}
