@@ -17,6 +17,7 @@ import dev.ballast.weight.Weight;
  * @param weight the configured weight
  * @param effectiveWeight what balancers must use
  * @param mode the operator-requested mode
+ * @param detail why it is in that mode and until when, or null
  * @param health whether the lease is current
  * @param ejected whether lease expiry made it unroutable (an expired instance may be held
  * routable by the ejection cap)
@@ -26,8 +27,8 @@ import dev.ballast.weight.Weight;
  * @param revision the service revision of the last change to this instance
  */
 public record Instance(ServiceName service, InstanceId id, String address, int port, String zone, Weight weight,
-		Weight effectiveWeight, Mode mode, Health health, boolean ejected, Metadata metadata, int leaseTtlSeconds,
-		Instant lastRenewedAt, long revision) {
+		Weight effectiveWeight, Mode mode, ModeDetail detail, Health health, boolean ejected, Metadata metadata,
+		int leaseTtlSeconds, Instant lastRenewedAt, long revision) {
 
 	public Instance {
 		Objects.requireNonNull(service, "service");
@@ -75,7 +76,7 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	 */
 	public Instance renewed(Instant at) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, mode, false, effectiveWeight),
-				mode, Health.PASSING, false, metadata, leaseTtlSeconds, at, revision);
+				mode, detail, Health.PASSING, false, metadata, leaseTtlSeconds, at, revision);
 	}
 
 	/**
@@ -84,20 +85,42 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	 */
 	public Instance expired(boolean eject) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, mode, eject, effectiveWeight),
-				mode, Health.CRITICAL, eject, metadata, leaseTtlSeconds, lastRenewedAt, revision);
+				mode, detail, Health.CRITICAL, eject, metadata, leaseTtlSeconds, lastRenewedAt, revision);
 	}
 
 	public Instance withRevision(long newRevision) {
-		return new Instance(service, id, address, port, zone, weight, effectiveWeight, mode, health, ejected, metadata,
-				leaseTtlSeconds, lastRenewedAt, newRevision);
+		return new Instance(service, id, address, port, zone, weight, effectiveWeight, mode, detail, health, ejected,
+				metadata, leaseTtlSeconds, lastRenewedAt, newRevision);
+	}
+
+	/**
+	 * This instance in {@code newMode}, with the weight a ramp set (ejection still wins:
+	 * an ejected instance stays at 0).
+	 */
+	public Instance inMode(Mode newMode, Weight rampWeight, ModeDetail newDetail) {
+		Weight effective = ejected ? Weight.ZERO : switch (newMode) {
+			case SERVING -> weight;
+			case MAINTENANCE, DRAINED -> Weight.ZERO;
+			case WARMING, DRAINING -> rampWeight;
+		};
+		return new Instance(service, id, address, port, zone, weight, effective, newMode, newDetail, health, ejected,
+				metadata, leaseTtlSeconds, lastRenewedAt, revision);
+	}
+
+	/**
+	 * Whether an operator action or an ejection keeps it out of rotation, as the
+	 * unroutable budget counts it.
+	 */
+	public boolean heldOut() {
+		return ejected || mode == Mode.DRAINING || mode == Mode.DRAINED || mode == Mode.MAINTENANCE;
 	}
 
 	/** Whether the parts of the instance that clients see differ, lease times aside. */
 	boolean sameRegistrationAs(Instance other) {
 		return address.equals(other.address) && port == other.port && Objects.equals(zone, other.zone)
 				&& weight.equals(other.weight) && effectiveWeight.equals(other.effectiveWeight) && mode == other.mode
-				&& health == other.health && ejected == other.ejected && metadata.equals(other.metadata)
-				&& leaseTtlSeconds == other.leaseTtlSeconds;
+				&& Objects.equals(detail, other.detail) && health == other.health && ejected == other.ejected
+				&& metadata.equals(other.metadata) && leaseTtlSeconds == other.leaseTtlSeconds;
 	}
 
 }

@@ -71,8 +71,8 @@ class InstanceEdits {
 		Metadata metadata = Metadata.of(edit.metadata(), "/metadata");
 		Weight effective = Instance.effective(weight, current.mode(), current.ejected(), current.effectiveWeight());
 		Instance candidate = new Instance(service, id, current.address(), current.port(), edit.zone(), weight,
-				effective, current.mode(), current.health(), current.ejected(), metadata, current.leaseTtlSeconds(),
-				current.lastRenewedAt(), current.revision());
+				effective, current.mode(), current.detail(), current.health(), current.ejected(), metadata,
+				current.leaseTtlSeconds(), current.lastRenewedAt(), current.revision());
 		if (candidate.sameRegistrationAs(current)) {
 			return new Edited<>(InstanceView.of(current), normalized);
 		}

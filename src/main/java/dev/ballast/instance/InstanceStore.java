@@ -19,7 +19,7 @@ import org.springframework.stereotype.Repository;
 @Repository
 class InstanceStore {
 
-	private static final String COLUMNS = "service, id, address, port, zone, weight, effective_weight, mode, health, ejected, "
+	private static final String COLUMNS = "service, id, address, port, zone, weight, effective_weight, mode, mode_reason, mode_until, unconfirmed_subscribers, health, ejected, "
 			+ "metadata::text AS metadata, lease_ttl_seconds, last_renewed_at, revision";
 
 	private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
@@ -66,20 +66,30 @@ class InstanceStore {
 
 	/** Inserts or replaces an instance; a new one is registered at its first renewal. */
 	void upsert(Instance instance) {
+		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
 		jdbc.sql("""
-				INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, mode, health, ejected,
+				INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, mode, mode_reason,
+				                      mode_until, unconfirmed_subscribers, health, ejected,
 				                      metadata, lease_ttl_seconds, last_renewed_at, registered_at, revision)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?::jsonb, ?, ?, ?, ?)
 				ON CONFLICT (service, id) DO UPDATE SET
 				       address = EXCLUDED.address, port = EXCLUDED.port, zone = EXCLUDED.zone,
 				       weight = EXCLUDED.weight, effective_weight = EXCLUDED.effective_weight,
-				       mode = EXCLUDED.mode, health = EXCLUDED.health, ejected = EXCLUDED.ejected,
+				       mode = EXCLUDED.mode, mode_reason = EXCLUDED.mode_reason, mode_until = EXCLUDED.mode_until,
+				       unconfirmed_subscribers = EXCLUDED.unconfirmed_subscribers,
+				       health = EXCLUDED.health, ejected = EXCLUDED.ejected,
 				       metadata = EXCLUDED.metadata,
 				       lease_ttl_seconds = EXCLUDED.lease_ttl_seconds, last_renewed_at = EXCLUDED.last_renewed_at,
 				       revision = EXCLUDED.revision""")
 			.params(instance.service().value(), instance.id().value(), instance.address(), instance.port(),
 					instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
-					instance.mode().name(), instance.health().name(), instance.ejected(),
+					instance.mode().name(), detail.map(ModeDetail::reason).orElse(null),
+					detail.map(ModeDetail::until).map(Timestamp::from).orElse(null),
+					detail.map(ModeDetail::unconfirmedSubscribers)
+						.filter(names -> !names.isEmpty())
+						.map(InstanceStore::textArray)
+						.orElse(null),
+					instance.health().name(), instance.ejected(),
 					json.writeValueAsString(instance.metadata().entries()), instance.leaseTtlSeconds(),
 					Timestamp.from(instance.lastRenewedAt()), Timestamp.from(instance.lastRenewedAt()),
 					instance.revision())
@@ -104,10 +114,31 @@ class InstanceStore {
 	private Instance instance(ResultSet rs, int row) throws SQLException {
 		return new Instance(ServiceName.of(rs.getString("service")), InstanceId.of(rs.getString("id")),
 				rs.getString("address"), rs.getInt("port"), rs.getString("zone"), Weight.of(rs.getInt("weight")),
-				Weight.of(rs.getInt("effective_weight")), Mode.valueOf(rs.getString("mode")),
+				Weight.of(rs.getInt("effective_weight")), Mode.valueOf(rs.getString("mode")), detail(rs),
 				Health.valueOf(rs.getString("health")), rs.getBoolean("ejected"),
 				new Metadata(json.readValue(rs.getString("metadata"), STRING_MAP)), rs.getInt("lease_ttl_seconds"),
 				rs.getTimestamp("last_renewed_at").toInstant(), rs.getLong("revision"));
+	}
+
+	private static ModeDetail detail(ResultSet rs) throws SQLException {
+		String reason = rs.getString("mode_reason");
+		Timestamp until = rs.getTimestamp("mode_until");
+		java.sql.Array unconfirmed = rs.getArray("unconfirmed_subscribers");
+		if (reason == null && until == null && unconfirmed == null) {
+			return null;
+		}
+		return new ModeDetail(reason, until == null ? null : until.toInstant(),
+				unconfirmed == null ? List.of() : List.of((String[]) unconfirmed.getArray()));
+	}
+
+	/**
+	 * A PostgreSQL array literal of subscriber names (their pattern admits no quote or
+	 * backslash; quoting keeps a subscriber named NULL a name).
+	 */
+	private static String textArray(List<String> names) {
+		return names.stream()
+			.map(name -> "\"" + name + "\"")
+			.collect(java.util.stream.Collectors.joining(",", "{", "}"));
 	}
 
 }

@@ -1,7 +1,9 @@
 package dev.ballast.instance;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -20,16 +22,25 @@ public record InstanceView(@Schema(example = "payments") String service, @Schema
 		@Schema(description = "The weight balancers must use: configured weight after mode ramps, maintenance and health",
 				minimum = "0", maximum = "10000", example = "100") int effectiveWeight,
 		@Schema(description = "effectiveWeight > 0 and the instance may receive traffic") boolean routable, Mode mode,
+		@Schema(description = "The operator's reason for maintenance; absent otherwise",
+				example = "kernel upgrade") @JsonInclude(JsonInclude.Include.NON_NULL) String modeReason,
+		@Schema(description = "When the registry ends the maintenance by itself; absent when it does not") @JsonInclude(JsonInclude.Include.NON_NULL) Instant modeUntil,
+		@Schema(description = "Live subscribers that had not confirmed weight 0 when the drain's confirmation "
+				+ "timed out; absent when every one confirmed") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> unconfirmedSubscribers,
 		Health health, @Schema(example = "{\"version\":\"2.4.1\"}") Map<String, String> metadata,
 		@Schema(minimum = "5", maximum = "300", example = "30") int leaseTtlSeconds, Instant leaseExpiresAt,
 		@Schema(description = "Service revision of the last change to this instance", minimum = "1",
 				example = "42") long revision) {
 
 	public static InstanceView of(Instance instance) {
+		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
 		return new InstanceView(instance.service().value(), instance.id().value(), instance.address(), instance.port(),
 				instance.zone(), instance.weight().value(), instance.effectiveWeight().value(), instance.routable(),
-				instance.mode(), instance.health(), instance.metadata().entries(), instance.leaseTtlSeconds(),
-				instance.leaseExpiresAt(), instance.revision());
+				instance.mode(), detail.map(ModeDetail::reason).orElse(null),
+				detail.map(ModeDetail::until).orElse(null),
+				detail.map(ModeDetail::unconfirmedSubscribers).orElse(List.of()), instance.health(),
+				instance.metadata().entries(), instance.leaseTtlSeconds(), instance.leaseExpiresAt(),
+				instance.revision());
 	}
 
 }

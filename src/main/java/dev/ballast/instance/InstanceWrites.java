@@ -54,6 +54,14 @@ public class InstanceWrites {
 		return stored;
 	}
 
+	/**
+	 * Stores {@code changed} if clients would see a difference from {@code current};
+	 * returns what is stored now either way.
+	 */
+	public Instance change(Instance current, Instance changed) {
+		return changed.sameRegistrationAs(current) ? current : save(changed);
+	}
+
 	/** Removes an instance under a new revision and announces it. */
 	public void remove(Instance instance) {
 		instances.delete(instance.service(), instance.id());

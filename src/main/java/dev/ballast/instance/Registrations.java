@@ -55,8 +55,8 @@ class Registrations {
 		Weight effective = Instance.effective(weight, mode, false,
 				existing.map(Instance::effectiveWeight).orElse(weight));
 		Instance candidate = new Instance(service, id, request.address(), request.port(), request.zone(), weight,
-				effective, mode, Health.PASSING, false, metadata, leaseTtl, now,
-				existing.map(Instance::revision).orElse(0L));
+				effective, mode, existing.map(Instance::detail).orElse(null), Health.PASSING, false, metadata, leaseTtl,
+				now, existing.map(Instance::revision).orElse(0L));
 		if (existing.isPresent() && candidate.sameRegistrationAs(existing.get())) {
 			instances.renew(service, id, now);
 			return new Registration(InstanceView.of(candidate), false, normalized);

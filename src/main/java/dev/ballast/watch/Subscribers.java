@@ -160,6 +160,18 @@ public class Subscribers {
 		return new SubscriberList(service.value(), revision, List.copyOf(views.values()));
 	}
 
+	/**
+	 * The live subscribers of a service that have not acknowledged {@code revision} yet:
+	 * what a drain waits for before it is complete.
+	 */
+	public List<String> unconfirmed(ServiceName service, long revision) {
+		return list(service).subscribers()
+			.stream()
+			.filter(subscriber -> subscriber.ackedRevision() < revision)
+			.map(SubscriberView::name)
+			.toList();
+	}
+
 	private record Key(String service, String name) {
 	}
 

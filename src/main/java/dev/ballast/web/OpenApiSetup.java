@@ -29,9 +29,15 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class OpenApiSetup {
 
-	/** Response schemas whose every property but an instance's zone is always present. */
+	/**
+	 * Response schemas whose every property but the {@link #OPTIONAL} ones is always
+	 * present.
+	 */
 	private static final Set<String> ALWAYS_COMPLETE = Set.of("Instance", "InstanceList", "Service", "ServiceSummary",
 			"FieldError", "EjectionBudget", "Heartbeat", "SubscriberList", "Subscriber");
+
+	/** Properties left out of a response when they have no value. */
+	private static final Set<String> OPTIONAL = Set.of("zone", "modeReason", "modeUntil", "unconfirmedSubscribers");
 
 	@Bean
 	OpenAPI ballastOpenApi() {
@@ -97,7 +103,7 @@ class OpenApiSetup {
 		schema.getProperties()
 			.keySet()
 			.stream()
-			.filter(property -> !property.equals("zone"))
+			.filter(property -> !OPTIONAL.contains(property))
 			.forEach(schema::addRequiredItem);
 	}
 

@@ -1,6 +1,7 @@
 package dev.ballast.web;
 
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -14,11 +15,22 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param detail what went wrong in this request
  * @param instance the request path
  * @param errors for schema violations, every refused field
+ * @param guard for a 409, the limit that would break: scope, limit and percentages,
+ * weights, and the instances that hold the budget
  */
 @Schema(name = "Problem", description = "RFC 9457 problem detail")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Problem(@Schema(example = "https://ballast.dev/problems/invalid-request") String type,
 		@Schema(example = "The request does not match the schema") String title, @Schema(example = "422") int status,
 		@Schema(example = "weight must be an integer from 0 to 10000; got the string \"0\"") String detail,
-		@Schema(example = "/v1/services/payments/instances/10.0.0.5:8080") String instance, List<FieldError> errors) {
+		@Schema(example = "/v1/services/payments/instances/10.0.0.5:8080") String instance, List<FieldError> errors,
+		@Schema(description = "For 409: the limit that would break",
+				example = """
+						{"scope":"service","limitPercent":25,"currentPercent":20.0,"resultingPercent":30.0,\
+						"nominalWeight":1000,"unroutableWeight":200,"resultingWeight":300,"holders":["a","b"]}""") Map<String, Object> guard) {
+
+	public Problem(String type, String title, int status, String detail, String instance, List<FieldError> errors) {
+		this(type, title, status, detail, instance, errors, null);
+	}
+
 }

@@ -44,6 +44,8 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 
 	static final URI BAD_PARAMETER = URI.create("https://ballast.dev/problems/bad-parameter");
 
+	static final URI GUARD = URI.create("https://ballast.dev/problems/guard-breach");
+
 	static final URI OVERLOADED = URI.create("https://ballast.dev/problems/overloaded");
 
 	static final URI MALFORMED = URI.create("https://ballast.dev/problems/malformed-json");
@@ -65,6 +67,17 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 		return withRetryAfter(
 				problem(HttpStatus.SERVICE_UNAVAILABLE, OVERLOADED, "The node is shedding load", ex.getMessage(), null),
 				5);
+	}
+
+	@ExceptionHandler
+	ResponseEntity<Object> guardBreach(GuardBreachException ex) {
+		ResponseEntity<Object> problem = problem(HttpStatus.CONFLICT, GUARD, "A guard would break", ex.getMessage(),
+				null);
+		Problem body = (Problem) problem.getBody();
+		return ResponseEntity.status(HttpStatus.CONFLICT)
+			.headers(problem.getHeaders())
+			.body(new Problem(body.type(), body.title(), body.status(), body.detail(), body.instance(), null,
+					ex.guard()));
 	}
 
 	@ExceptionHandler

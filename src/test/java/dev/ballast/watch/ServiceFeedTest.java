@@ -56,8 +56,8 @@ class ServiceFeedTest {
 	}
 
 	static InstanceView instance(String id, long revision) {
-		return new InstanceView("s", id, "h", 80, null, 100, 100, true, Mode.SERVING, Health.PASSING,
-				java.util.Map.of(), 30, java.time.Instant.EPOCH, revision);
+		return new InstanceView("s", id, "h", 80, null, 100, 100, true, Mode.SERVING, null, null, java.util.List.of(),
+				Health.PASSING, java.util.Map.of(), 30, java.time.Instant.EPOCH, revision);
 	}
 
 	static Change upsert(String id, long revision) {

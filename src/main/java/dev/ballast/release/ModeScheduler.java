@@ -1,0 +1,57 @@
+package dev.ballast.release;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+
+import dev.ballast.instance.InstanceId;
+import dev.ballast.instance.InstanceWrites;
+import dev.ballast.instance.ServiceName;
+
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Applies due steps of the mode schedule. Its transaction first takes an advisory lock,
+ * so one node at a time runs it, and takes the due rows with SKIP LOCKED; a step, its
+ * change event and the next row commit together. After a restart, or when the node that
+ * ran it is gone, the next node to tick picks the schedule up where it was.
+ */
+@Component
+class ModeScheduler {
+
+	/** Steps applied per tick; the rest wait for the next tick. */
+	private static final int BATCH = 200;
+
+	private final ModeSchedule schedule;
+
+	private final ModeSteps steps;
+
+	private final InstanceWrites writes;
+
+	private final Clock clock;
+
+	ModeScheduler(ModeSchedule schedule, ModeSteps steps, InstanceWrites writes, Clock clock) {
+		this.schedule = schedule;
+		this.steps = steps;
+		this.writes = writes;
+		this.clock = clock;
+	}
+
+	/** Returns how many steps were applied. */
+	@Transactional
+	int runDue() {
+		if (!schedule.tryLead()) {
+			return 0;
+		}
+		Instant now = clock.instant();
+		List<ScheduledStep> due = schedule.due(now, BATCH);
+		for (ScheduledStep step : due) {
+			writes.lock(ServiceName.of(step.service()), InstanceId.of(step.instanceId()))
+				.ifPresentOrElse(instance -> steps.advance(step, instance, now),
+						() -> schedule.remove(step.service(), step.instanceId()));
+		}
+		return due.size();
+	}
+
+}

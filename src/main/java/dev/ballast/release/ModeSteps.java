@@ -1,0 +1,112 @@
+package dev.ballast.release;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import dev.ballast.instance.Instance;
+import dev.ballast.instance.InstanceWrites;
+import dev.ballast.instance.Mode;
+import dev.ballast.instance.ModeDetail;
+import dev.ballast.watch.Subscribers;
+import dev.ballast.weight.Ramp;
+import dev.ballast.weight.Weight;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Applies what is due for one locked instance (a ramp step, a drain confirmation, the end
+ * of maintenance) and stores the next step, or removes it when the mode is reached. Each
+ * step is computed from the time since the ramp started, so applying it twice changes
+ * nothing the second time.
+ */
+@Component
+class ModeSteps {
+
+	private final InstanceWrites writes;
+
+	private final ModeSchedule schedule;
+
+	private final Subscribers subscribers;
+
+	private final DrainSettings drain;
+
+	ModeSteps(InstanceWrites writes, ModeSchedule schedule, Subscribers subscribers, DrainSettings drain) {
+		this.writes = writes;
+		this.schedule = schedule;
+		this.subscribers = subscribers;
+		this.drain = drain;
+	}
+
+	Instance advance(ScheduledStep step, Instance instance, Instant now) {
+		return switch (step.kind()) {
+			case DRAIN -> drainStep(step, instance, now);
+			case CONFIRM -> confirm(step, instance, now);
+			case WARM -> warmStep(step, instance, now);
+			case END_MAINTENANCE -> endMaintenance(step, instance);
+		};
+	}
+
+	private Instance drainStep(ScheduledStep step, Instance instance, Instant now) {
+		if (instance.mode() != Mode.DRAINING) {
+			return abandon(step, instance);
+		}
+		Ramp ramp = step.ramp(Weight.ZERO);
+		Duration elapsed = step.elapsed(now);
+		Instance stored = writes.change(instance, instance.inMode(Mode.DRAINING, ramp.at(elapsed), instance.detail()));
+		if (ramp.finished(elapsed)) {
+			return confirm(step.confirming(stored.revision(), step.confirmDeadline(), now), stored, now);
+		}
+		schedule.put(step.dueAt(step.startedAt().plus(ramp.nextStepAfter(elapsed))));
+		return stored;
+	}
+
+	/**
+	 * A drain at weight 0 is complete when every live subscriber has acknowledged the
+	 * revision where the weight became 0, or when the confirmation times out; then the
+	 * instance view names the subscribers that never confirmed.
+	 */
+	private Instance confirm(ScheduledStep step, Instance instance, Instant now) {
+		if (instance.mode() != Mode.DRAINING) {
+			return abandon(step, instance);
+		}
+		List<String> waiting = subscribers.unconfirmed(instance.service(), step.zeroRevision());
+		boolean timedOut = !now.isBefore(step.confirmDeadline());
+		if (!waiting.isEmpty() && !timedOut) {
+			schedule.put(step.dueAt(now.plus(drain.confirmCheck())));
+			return instance;
+		}
+		schedule.remove(step.service(), step.instanceId());
+		return writes.change(instance, instance.inMode(Mode.DRAINED, Weight.ZERO, ModeDetail.unconfirmed(waiting)));
+	}
+
+	private Instance warmStep(ScheduledStep step, Instance instance, Instant now) {
+		if (instance.mode() != Mode.WARMING) {
+			return abandon(step, instance);
+		}
+		Ramp ramp = step.ramp(instance.weight());
+		Duration elapsed = step.elapsed(now);
+		if (ramp.finished(elapsed)) {
+			schedule.remove(step.service(), step.instanceId());
+			return writes.change(instance, instance.inMode(Mode.SERVING, instance.weight(), null));
+		}
+		Instance stored = writes.change(instance, instance.inMode(Mode.WARMING, ramp.at(elapsed), null));
+		schedule.put(step.dueAt(step.startedAt().plus(ramp.nextStepAfter(elapsed))));
+		return stored;
+	}
+
+	private Instance endMaintenance(ScheduledStep step, Instance instance) {
+		schedule.remove(step.service(), step.instanceId());
+		if (instance.mode() != Mode.MAINTENANCE) {
+			return instance;
+		}
+		return writes.change(instance, instance.inMode(Mode.SERVING, instance.weight(), null));
+	}
+
+	/** The instance left the mode this step belonged to (another operator action). */
+	private Instance abandon(ScheduledStep step, Instance instance) {
+		schedule.remove(step.service(), step.instanceId());
+		return instance;
+	}
+
+}

@@ -1,0 +1,37 @@
+package dev.ballast.release;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.dao.DataAccessException;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/** The timer of the mode scheduler. */
+@Component
+@EnableScheduling
+@ConditionalOnBooleanProperty(name = "ballast.release.scheduled", matchIfMissing = true)
+class ReleaseSchedule {
+
+	private static final Logger log = LoggerFactory.getLogger(ReleaseSchedule.class);
+
+	private final ModeScheduler scheduler;
+
+	ReleaseSchedule(ModeScheduler scheduler) {
+		this.scheduler = scheduler;
+	}
+
+	@Scheduled(fixedDelayString = "${ballast.release.tick-interval:250ms}")
+	void tick() {
+		try {
+			scheduler.runDue();
+		}
+		catch (DataAccessException ex) {
+			// Steps are computed from their start time: the next tick catches up.
+			log.warn("Mode steps not applied this tick: {}", ex.getMessage());
+		}
+	}
+
+}

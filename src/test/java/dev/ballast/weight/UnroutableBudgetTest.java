@@ -1,0 +1,108 @@
+package dev.ballast.weight;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.ballast.weight.UnroutableBudget.Breach;
+import dev.ballast.weight.UnroutableBudget.Member;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class UnroutableBudgetTest {
+
+	@Test
+	void admitsExactlyTwoOfTenEqualInstancesAtTwentyFivePercent() {
+		List<Member> members = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			members.add(new Member("i" + i, null, 100, i < 2));
+		}
+		assertThat(UnroutableBudget.check(members, Set.of("i2"), 25)).isPresent();
+		List<Member> one = new ArrayList<>(members);
+		one.set(1, new Member("i1", null, 100, false));
+		assertThat(UnroutableBudget.check(one, Set.of("i1"), 25)).isEmpty();
+	}
+
+	@Test
+	void explainsTheBreachWithPercentagesAndHolders() {
+		List<Member> members = List.of(new Member("a", null, 100, true), new Member("b", null, 100, false),
+				new Member("c", null, 100, false));
+		Breach breach = UnroutableBudget.check(members, Set.of("b"), 50).orElseThrow();
+		assertThat(breach.scope()).isEqualTo("service");
+		assertThat(breach.currentPercent()).isEqualByComparingTo(new BigDecimal("33.3"));
+		assertThat(breach.resultingPercent()).isEqualByComparingTo(new BigDecimal("66.7"));
+		assertThat(breach.holders()).containsExactly("a");
+		assertThat(breach.nominalWeight()).isEqualTo(300);
+		assertThat(breach.resultingWeight()).isEqualTo(200);
+	}
+
+	@Test
+	void guardsEachZoneOnItsOwn() {
+		List<Member> members = List.of(new Member("a1", "az-1", 100, false), new Member("a2", "az-1", 100, false),
+				new Member("b1", "az-2", 100, false), new Member("b2", "az-2", 100, false),
+				new Member("b3", "az-2", 100, false), new Member("b4", "az-2", 100, false),
+				new Member("c1", "az-3", 100, false), new Member("c2", "az-3", 100, false));
+		Optional<Breach> breach = UnroutableBudget.check(members, Set.of("a1"), 25);
+		assertThat(breach).hasValueSatisfying(b -> assertThat(b.scope()).isEqualTo("zone az-1"));
+		assertThat(UnroutableBudget.check(members, Set.of("b1"), 25)).isEmpty();
+	}
+
+	@Test
+	void anActionThatTakesNothingOutIsAlwaysAllowed() {
+		List<Member> members = List.of(new Member("a", null, 100, true), new Member("b", null, 0, false));
+		assertThat(UnroutableBudget.check(members, Set.of("a", "b"), 0)).isEmpty();
+	}
+
+	/** Whatever it admits stays within the limit, in the service and in every zone. */
+	@Property
+	void neverAdmitsMoreThanTheLimit(@ForAll @Size(max = 12) List<@IntRange(max = 10_000) Integer> weights,
+			@ForAll @Size(max = 12) List<@IntRange(max = 2) Integer> zones,
+			@ForAll @Size(max = 12) List<Boolean> unroutable, @ForAll @IntRange(max = 100) int maxPercent,
+			@ForAll @Size(max = 12) Set<@IntRange(max = 11) Integer> proposedIndexes) {
+		List<Member> members = new ArrayList<>();
+		for (int i = 0; i < weights.size(); i++) {
+			String zone = i < zones.size() ? "z" + zones.get(i) : null;
+			boolean out = i < unroutable.size() && unroutable.get(i);
+			members.add(new Member("i" + i, zone, weights.get(i), out));
+		}
+		Set<String> proposed = new HashSet<>();
+		proposedIndexes.forEach(i -> proposed.add("i" + i));
+		if (UnroutableBudget.check(members, proposed, maxPercent).isPresent()) {
+			return;
+		}
+		assertWithin(members, proposed, maxPercent, null);
+		for (int zone = 0; zone < 3; zone++) {
+			assertWithin(members, proposed, maxPercent, "z" + zone);
+		}
+	}
+
+	private static void assertWithin(List<Member> members, Set<String> proposed, int maxPercent, String zone) {
+		long nominal = 0;
+		long before = 0;
+		long after = 0;
+		for (Member member : members) {
+			if (zone != null && !zone.equals(member.zone())) {
+				continue;
+			}
+			nominal += member.weight();
+			if (member.unroutable()) {
+				before += member.weight();
+			}
+			if (member.unroutable() || proposed.contains(member.id())) {
+				after += member.weight();
+			}
+		}
+		if (after > before) {
+			assertThat(after * 100).as("zone %s", zone).isLessThanOrEqualTo(nominal * maxPercent);
+		}
+	}
+
+}
