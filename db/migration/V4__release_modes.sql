@@ -26,3 +26,16 @@ CREATE TABLE mode_schedule (
 );
 
 CREATE INDEX mode_schedule_due_at ON mode_schedule (due_at);
+
+-- Operator weight edits with an end: at until the registry puts the weight back to
+-- revert_to by itself. One per instance; a later weight edit replaces or clears it.
+CREATE TABLE weight_override (
+    service     text        NOT NULL,
+    instance_id text        NOT NULL,
+    revert_to   integer     NOT NULL CHECK (revert_to BETWEEN 0 AND 10000),
+    until       timestamptz NOT NULL,
+    PRIMARY KEY (service, instance_id),
+    FOREIGN KEY (service, instance_id) REFERENCES instance (service, id) ON DELETE CASCADE
+);
+
+CREATE INDEX weight_override_until ON weight_override (until);

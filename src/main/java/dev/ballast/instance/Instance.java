@@ -107,6 +107,13 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 				metadata, leaseTtlSeconds, lastRenewedAt, revision);
 	}
 
+	/** This instance with another configured weight, its effective weight following. */
+	public Instance withWeight(Weight newWeight) {
+		return new Instance(service, id, address, port, zone, newWeight,
+				effective(newWeight, mode, ejected, effectiveWeight), mode, detail, health, ejected, metadata,
+				leaseTtlSeconds, lastRenewedAt, revision);
+	}
+
 	/**
 	 * Whether an operator action or an ejection keeps it out of rotation, as the
 	 * unroutable budget counts it.

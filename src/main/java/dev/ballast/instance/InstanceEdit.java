@@ -1,5 +1,6 @@
 package dev.ballast.instance;
 
+import java.time.Instant;
 import java.util.Map;
 
 import dev.ballast.web.Expectation;
@@ -17,5 +18,7 @@ record InstanceEdit(
 				example = "50") @Expectation(RegistrationRequest.WEIGHT) JsonNode weight,
 		@Schema(example = "az-2") @Pattern(regexp = RegistrationRequest.ZONE_PATTERN,
 				message = RegistrationRequest.ZONE) String zone,
-		@Schema(example = "{\"version\":\"2.4.2\",\"canary\":null}") Map<String, String> metadata) {
+		@Schema(example = "{\"version\":\"2.4.2\",\"canary\":null}") Map<String, String> metadata,
+		@Schema(description = "With a weight: when the registry puts the previous weight back by itself (RFC 3339)",
+				example = "2026-11-30T12:00:00Z") Instant until) {
 }

@@ -38,8 +38,12 @@ class InstanceEdits {
 
 	private final Clock clock;
 
+	private final WeightOverrides overrides;
+
 	InstanceEdits(ServiceStore services, InstanceStore instances, WeightFields weights, RequestReader reader,
-			ObjectMapper json, InstanceWrites writes, ApplicationEventPublisher events, Clock clock) {
+			ObjectMapper json, InstanceWrites writes, ApplicationEventPublisher events, Clock clock,
+			WeightOverrides overrides) {
+		this.overrides = overrides;
 		this.services = services;
 		this.instances = instances;
 		this.weights = weights;
@@ -73,6 +77,22 @@ class InstanceEdits {
 		Instance candidate = new Instance(service, id, current.address(), current.port(), edit.zone(), weight,
 				effective, current.mode(), current.detail(), current.health(), current.ejected(), metadata,
 				current.leaseTtlSeconds(), current.lastRenewedAt(), current.revision());
+		if (edit.until() != null) {
+			if (!patch.has("weight")) {
+				throw InvalidRequestException.of("/until", "until ends a weight edit; send it with a weight");
+			}
+			if (!edit.until().isAfter(clock.instant())) {
+				throw InvalidRequestException.of("/until", "until must be in the future; got " + edit.until());
+			}
+		}
+		if (patch.has("weight") && !weight.equals(current.weight())) {
+			if (edit.until() != null) {
+				overrides.put(service, id, current.weight(), edit.until());
+			}
+			else {
+				overrides.clear(service, id);
+			}
+		}
 		if (candidate.sameRegistrationAs(current)) {
 			return new Edited<>(InstanceView.of(current), normalized);
 		}

@@ -31,7 +31,10 @@ class ModeScheduler {
 
 	private final Clock clock;
 
-	ModeScheduler(ModeSchedule schedule, ModeSteps steps, InstanceWrites writes, Clock clock) {
+	private final Releases releases;
+
+	ModeScheduler(ModeSchedule schedule, ModeSteps steps, InstanceWrites writes, Clock clock, Releases releases) {
+		this.releases = releases;
 		this.schedule = schedule;
 		this.steps = steps;
 		this.writes = writes;
@@ -51,7 +54,7 @@ class ModeScheduler {
 				.ifPresentOrElse(instance -> steps.advance(step, instance, now),
 						() -> schedule.remove(step.service(), step.instanceId()));
 		}
-		return due.size();
+		return due.size() + releases.advanceDue();
 	}
 
 }

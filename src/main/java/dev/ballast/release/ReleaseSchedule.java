@@ -1,5 +1,6 @@
 package dev.ballast.release;
 
+import dev.ballast.instance.WeightOverrides;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -9,7 +10,7 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
-/** The timer of the mode scheduler. */
+/** The timer of the mode scheduler and of expiring weight edits. */
 @Component
 @EnableScheduling
 @ConditionalOnBooleanProperty(name = "ballast.release.scheduled", matchIfMissing = true)
@@ -19,14 +20,18 @@ class ReleaseSchedule {
 
 	private final ModeScheduler scheduler;
 
-	ReleaseSchedule(ModeScheduler scheduler) {
+	private final WeightOverrides overrides;
+
+	ReleaseSchedule(ModeScheduler scheduler, WeightOverrides overrides) {
 		this.scheduler = scheduler;
+		this.overrides = overrides;
 	}
 
 	@Scheduled(fixedDelayString = "${ballast.release.tick-interval:250ms}")
 	void tick() {
 		try {
 			scheduler.runDue();
+			overrides.revertDue();
 		}
 		catch (DataAccessException ex) {
 			// Steps are computed from their start time: the next tick catches up.

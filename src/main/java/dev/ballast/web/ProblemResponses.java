@@ -46,6 +46,8 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 
 	static final URI GUARD = URI.create("https://ballast.dev/problems/guard-breach");
 
+	static final URI CONFLICT = URI.create("https://ballast.dev/problems/conflict");
+
 	static final URI OVERLOADED = URI.create("https://ballast.dev/problems/overloaded");
 
 	static final URI MALFORMED = URI.create("https://ballast.dev/problems/malformed-json");
@@ -78,6 +80,11 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 			.headers(problem.getHeaders())
 			.body(new Problem(body.type(), body.title(), body.status(), body.detail(), body.instance(), null,
 					ex.guard()));
+	}
+
+	@ExceptionHandler
+	ResponseEntity<Object> conflict(ConflictException ex) {
+		return problem(HttpStatus.CONFLICT, CONFLICT, "The current state does not allow this", ex.getMessage(), null);
 	}
 
 	@ExceptionHandler

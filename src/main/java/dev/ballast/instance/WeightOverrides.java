@@ -1,0 +1,97 @@
+package dev.ballast.instance;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import dev.ballast.weight.Weight;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Weight edits with an end time. At {@code until} the registry puts the weight back to
+ * what it was before the edit, with a change event like any edit; one node at a time does
+ * it.
+ */
+@Component
+public class WeightOverrides {
+
+	private static final Logger log = LoggerFactory.getLogger(WeightOverrides.class);
+
+	private static final long LOCK = 0x62616c6c61737404L;
+
+	private final JdbcClient jdbc;
+
+	private final InstanceStore instances;
+
+	private final InstanceWrites writes;
+
+	private final ServiceStore services;
+
+	private final Clock clock;
+
+	WeightOverrides(JdbcClient jdbc, InstanceStore instances, InstanceWrites writes, ServiceStore services,
+			Clock clock) {
+		this.jdbc = jdbc;
+		this.instances = instances;
+		this.writes = writes;
+		this.services = services;
+		this.clock = clock;
+	}
+
+	/**
+	 * Records that the weight an edit replaced comes back at {@code until}; an override
+	 * already pending keeps the weight from before it.
+	 */
+	void put(ServiceName service, InstanceId id, Weight before, Instant until) {
+		jdbc.sql("""
+				INSERT INTO weight_override (service, instance_id, revert_to, until) VALUES (?, ?, ?, ?)
+				ON CONFLICT (service, instance_id) DO UPDATE SET until = EXCLUDED.until""")
+			.params(service.value(), id.value(), before.value(), Timestamp.from(until))
+			.update();
+	}
+
+	/** A weight edit without an end makes the new weight the lasting one. */
+	void clear(ServiceName service, InstanceId id) {
+		jdbc.sql("DELETE FROM weight_override WHERE service = ? AND instance_id = ?")
+			.params(service.value(), id.value())
+			.update();
+	}
+
+	/** Reverts every override whose time has come; returns how many. */
+	@Transactional
+	public int revertDue() {
+		if (!jdbc.sql("SELECT pg_try_advisory_xact_lock(?)").param(LOCK).query(Boolean.class).single()) {
+			return 0;
+		}
+		Instant now = clock.instant();
+		List<Due> due = jdbc.sql("""
+				SELECT service, instance_id, revert_to FROM weight_override WHERE until <= ?
+				 ORDER BY service, instance_id LIMIT 200 FOR UPDATE SKIP LOCKED""")
+			.param(Timestamp.from(now))
+			.query((rs, row) -> new Due(ServiceName.of(rs.getString(1)), InstanceId.of(rs.getString(2)),
+					Weight.of(rs.getInt(3))))
+			.list();
+		for (Due override : due) {
+			Optional<Instance> current = services.lock(override.service())
+				.flatMap(settings -> instances.lock(override.service(), override.id()));
+			current.ifPresent(instance -> {
+				writes.change(instance, instance.withWeight(override.revertTo()));
+				log.info("Weight override of {}/{} ended: weight back to {}", override.service(), override.id(),
+						override.revertTo().value());
+			});
+			clear(override.service(), override.id());
+		}
+		return due.size();
+	}
+
+	private record Due(ServiceName service, InstanceId id, Weight revertTo) {
+	}
+
+}

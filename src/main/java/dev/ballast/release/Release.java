@@ -1,0 +1,59 @@
+package dev.ballast.release;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A traffic shift as stored.
+ *
+ * @param id its id
+ * @param service the service
+ * @param from selector of the group giving up traffic
+ * @param to selector of the group taking it
+ * @param fromIds the instances of {@code from} when it started
+ * @param toIds the instances of {@code to} when it started
+ * @param original every group member's configured weight before the release
+ * @param totalWeight the two groups' total effective weight when it started
+ * @param steps percentages of the total for {@code to}
+ * @param stepIntervalSeconds seconds between automatic steps, 0 for manual
+ * @param step index of the current step
+ * @param state where it is
+ * @param stateReason why it is paused, or null
+ * @param nextStepAt when it advances by itself, or null
+ * @param createdAt when it started
+ */
+record Release(long id, String service, Map<String, String> from, Map<String, String> to, List<String> fromIds,
+		List<String> toIds, Map<String, Integer> original, long totalWeight, List<Integer> steps,
+		int stepIntervalSeconds, int step, State state, String stateReason, Instant nextStepAt, Instant createdAt) {
+
+	enum State {
+
+		/** Shifting, step by step. */
+		ACTIVE,
+
+		/** Stopped because the {@code to} group lost its capacity; advance resumes it. */
+		PAUSED,
+
+		/** The {@code to} group has 100%. */
+		COMPLETED,
+
+		/** Every weight was restored. */
+		ABORTED
+
+	}
+
+	int percent() {
+		return steps.get(step);
+	}
+
+	boolean underWay() {
+		return state == State.ACTIVE || state == State.PAUSED;
+	}
+
+	Release at(int newStep, State newState, String reason, Instant next) {
+		return new Release(id, service, from, to, fromIds, toIds, original, totalWeight, steps, stepIntervalSeconds,
+				newStep, newState, reason, next, createdAt);
+	}
+
+}

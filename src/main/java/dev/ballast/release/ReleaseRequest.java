@@ -1,0 +1,37 @@
+package dev.ballast.release;
+
+import java.util.List;
+import java.util.Map;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+
+/**
+ * @param from metadata selector of the instances that give up traffic
+ * @param to metadata selector of the instances that take it
+ * @param steps the percentages of the total the {@code to} group gets, increasing, ending
+ * at 100
+ * @param stepIntervalSeconds seconds between automatic steps; 0 or absent advances only
+ * on request
+ */
+@Schema(name = "ReleaseRequest")
+record ReleaseRequest(
+		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "{\"version\":\"1.0\"}") @NotNull(
+				message = SELECTOR) @Size(min = 1, max = 16, message = SELECTOR) Map<String, String> from,
+		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "{\"version\":\"1.1\"}") @NotNull(
+				message = SELECTOR) @Size(min = 1, max = 16, message = SELECTOR) Map<String, String> to,
+		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "[10,50,100]") @NotNull(message = STEPS) @Size(
+				min = 1, max = 20, message = STEPS) List<Integer> steps,
+		@Schema(minimum = "0", maximum = "86400", example = "0") @Min(value = 0, message = INTERVAL) @Max(value = 86400,
+				message = INTERVAL) Integer stepIntervalSeconds) {
+
+	static final String SELECTOR = "must be an object of 1 to 16 metadata key/value pairs";
+
+	static final String STEPS = "must be 1 to 20 increasing percentages from 1 to 100, ending at 100";
+
+	static final String INTERVAL = "must be an integer from 0 to 86400";
+
+}

@@ -1,0 +1,127 @@
+package dev.ballast.release;
+
+import java.sql.Array;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.ObjectMapper;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
+import org.springframework.stereotype.Repository;
+
+/** The {@code release} table. */
+@Repository
+class ReleaseStore {
+
+	private static final TypeReference<Map<String, String>> SELECTOR = new TypeReference<>() {
+	};
+
+	private static final TypeReference<Map<String, Integer>> WEIGHTS = new TypeReference<>() {
+	};
+
+	private final JdbcTemplate jdbc;
+
+	private final ObjectMapper json;
+
+	ReleaseStore(JdbcTemplate jdbc, ObjectMapper json) {
+		this.jdbc = jdbc;
+		this.json = json;
+	}
+
+	Release insert(Release release) {
+		GeneratedKeyHolder key = new GeneratedKeyHolder();
+		jdbc.update(connection -> {
+			PreparedStatement statement = connection.prepareStatement("""
+					INSERT INTO release (service, from_selector, to_selector, from_ids, to_ids, original, total_weight,
+					                     steps, step_interval_seconds, step, state, state_reason, next_step_at,
+					                     created_at, updated_at)
+					VALUES (?, ?::jsonb, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+					Statement.RETURN_GENERATED_KEYS);
+			statement.setString(1, release.service());
+			statement.setString(2, json.writeValueAsString(release.from()));
+			statement.setString(3, json.writeValueAsString(release.to()));
+			statement.setArray(4, connection.createArrayOf("text", release.fromIds().toArray()));
+			statement.setArray(5, connection.createArrayOf("text", release.toIds().toArray()));
+			statement.setString(6, json.writeValueAsString(release.original()));
+			statement.setLong(7, release.totalWeight());
+			statement.setArray(8, connection.createArrayOf("integer", release.steps().toArray()));
+			statement.setInt(9, release.stepIntervalSeconds());
+			statement.setInt(10, release.step());
+			statement.setString(11, release.state().name());
+			statement.setString(12, release.stateReason());
+			statement.setTimestamp(13, timestamp(release.nextStepAt()));
+			statement.setTimestamp(14, Timestamp.from(release.createdAt()));
+			statement.setTimestamp(15, Timestamp.from(release.createdAt()));
+			return statement;
+		}, key);
+		long id = ((Number) key.getKeys().get("id")).longValue();
+		return new Release(id, release.service(), release.from(), release.to(), release.fromIds(), release.toIds(),
+				release.original(), release.totalWeight(), release.steps(), release.stepIntervalSeconds(),
+				release.step(), release.state(), release.stateReason(), release.nextStepAt(), release.createdAt());
+	}
+
+	void update(Release release, Instant now) {
+		jdbc.update("""
+				UPDATE release SET step = ?, state = ?, state_reason = ?, next_step_at = ?, updated_at = ?
+				 WHERE id = ?""", release.step(), release.state().name(), release.stateReason(),
+				timestamp(release.nextStepAt()), Timestamp.from(now), release.id());
+	}
+
+	/**
+	 * A release of the service, locked; the service row is locked first by the caller.
+	 */
+	Optional<Release> lock(String service, long id) {
+		return jdbc.query("SELECT * FROM release WHERE service = ? AND id = ? FOR UPDATE", this::release, service, id)
+			.stream()
+			.findFirst();
+	}
+
+	Optional<Release> underWay(String service) {
+		return jdbc
+			.query("SELECT * FROM release WHERE service = ? AND state IN ('ACTIVE', 'PAUSED')", this::release, service)
+			.stream()
+			.findFirst();
+	}
+
+	List<Release> list(String service) {
+		return jdbc.query("SELECT * FROM release WHERE service = ? ORDER BY id DESC LIMIT 100", this::release, service);
+	}
+
+	/** Services and ids of active releases due to advance by themselves. */
+	List<Map.Entry<String, Long>> due(Instant now) {
+		return jdbc.query("""
+				SELECT service, id FROM release WHERE state = 'ACTIVE' AND next_step_at <= ?
+				 ORDER BY service LIMIT 100""", (rs, row) -> Map.entry(rs.getString(1), rs.getLong(2)),
+				Timestamp.from(now));
+	}
+
+	private Release release(ResultSet rs, int row) throws SQLException {
+		Timestamp next = rs.getTimestamp("next_step_at");
+		return new Release(rs.getLong("id"), rs.getString("service"),
+				json.readValue(rs.getString("from_selector"), SELECTOR),
+				json.readValue(rs.getString("to_selector"), SELECTOR), texts(rs.getArray("from_ids")),
+				texts(rs.getArray("to_ids")), json.readValue(rs.getString("original"), WEIGHTS),
+				rs.getLong("total_weight"), List.of((Integer[]) rs.getArray("steps").getArray()),
+				rs.getInt("step_interval_seconds"), rs.getInt("step"), Release.State.valueOf(rs.getString("state")),
+				rs.getString("state_reason"), next == null ? null : next.toInstant(),
+				rs.getTimestamp("created_at").toInstant());
+	}
+
+	private static List<String> texts(Array array) throws SQLException {
+		return List.of((String[]) array.getArray());
+	}
+
+	private static Timestamp timestamp(Instant instant) {
+		return instant == null ? null : Timestamp.from(instant);
+	}
+
+}

@@ -1,0 +1,284 @@
+package dev.ballast.release;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.ballast.instance.Health;
+import dev.ballast.instance.Instance;
+import dev.ballast.instance.InstanceWrites;
+import dev.ballast.instance.InstanceWrites.LockedService;
+import dev.ballast.instance.ServiceName;
+import dev.ballast.web.ConflictException;
+import dev.ballast.web.InvalidRequestException;
+import dev.ballast.web.NotFoundException;
+import dev.ballast.weight.Apportion;
+import dev.ballast.weight.Share;
+import dev.ballast.weight.Weight;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Traffic shifts between two groups of instances. At each step the {@code to} group gets
+ * that percentage of the two groups' total effective weight (rounded down; {@code from}
+ * keeps the rest, so the total never changes), shared within each group in proportion to
+ * the members' configured weights before the release. Weights are set as configured
+ * weights, so every step is an ordinary change event; abort puts every one back exactly.
+ */
+@Service
+class Releases {
+
+	private static final Logger log = LoggerFactory.getLogger(Releases.class);
+
+	private final InstanceWrites writes;
+
+	private final ReleaseStore store;
+
+	private final Clock clock;
+
+	Releases(InstanceWrites writes, ReleaseStore store, Clock clock) {
+		this.writes = writes;
+		this.store = store;
+		this.clock = clock;
+	}
+
+	@Transactional
+	ReleaseView start(ServiceName service, ReleaseRequest request) {
+		validateSteps(request.steps());
+		LockedService locked = lock(service);
+		store.underWay(service.value()).ifPresent(current -> {
+			throw new ConflictException(
+					("release %d of %s is under way (%s at %d%%); advance, promote or abort it " + "first")
+						.formatted(current.id(), service, current.state(), current.percent()));
+		});
+		List<Instance> from = matching(locked, request.from());
+		List<Instance> to = matching(locked, request.to());
+		List<String> both = from.stream().filter(to::contains).map(i -> i.id().value()).toList();
+		if (!both.isEmpty()) {
+			throw InvalidRequestException.of("/to", "to selects instances that from selects too: " + both);
+		}
+		if (from.isEmpty() || to.isEmpty()) {
+			throw new ConflictException("the %s selector matches no instance of %s; nothing to shift"
+				.formatted(from.isEmpty() ? "from" : "to", service));
+		}
+		if (capable(to).isEmpty()) {
+			throw new ConflictException("no instance of the to group can take traffic (all are critical, drained, "
+					+ "draining or in maintenance): " + ids(to));
+		}
+		long total = 0;
+		Map<String, Integer> original = new LinkedHashMap<>();
+		for (Instance instance : concat(from, to)) {
+			total += instance.effectiveWeight().value();
+			original.put(instance.id().value(), instance.weight().value());
+		}
+		if (total == 0) {
+			throw new ConflictException("the two groups have no effective weight to shift");
+		}
+		Instant now = clock.instant();
+		int interval = request.stepIntervalSeconds() == null ? 0 : request.stepIntervalSeconds();
+		Release release = store.insert(new Release(0, service.value(), request.from(), request.to(), ids(from), ids(to),
+				original, total, List.copyOf(request.steps()), interval, 0, Release.State.ACTIVE, null, null, now));
+		return ReleaseView.of(moveTo(locked, release, 0, now));
+	}
+
+	@Transactional
+	ReleaseView advance(ServiceName service, long id) {
+		LockedService locked = lock(service);
+		return ReleaseView.of(advance(locked, underWay(service, id), clock.instant()));
+	}
+
+	private Release advance(LockedService locked, Release release, Instant now) {
+		if (capable(members(locked, release.toIds())).isEmpty()) {
+			return pause(release, now);
+		}
+		return moveTo(locked, release, Math.min(release.step() + 1, release.steps().size() - 1), now);
+	}
+
+	@Transactional
+	ReleaseView promote(ServiceName service, long id) {
+		LockedService locked = lock(service);
+		Release release = underWay(service, id);
+		return ReleaseView.of(moveTo(locked, release, release.steps().size() - 1, clock.instant()));
+	}
+
+	/** Puts every weight of both groups back exactly as it was, in one transaction. */
+	@Transactional
+	ReleaseView abort(ServiceName service, long id) {
+		LockedService locked = lock(service);
+		Release release = underWay(service, id);
+		for (Instance instance : locked.instances()) {
+			Integer before = release.original().get(instance.id().value());
+			if (before != null) {
+				writes.change(instance, instance.withWeight(Weight.of(before)));
+			}
+		}
+		Release aborted = release.at(release.step(), Release.State.ABORTED, null, null);
+		store.update(aborted, clock.instant());
+		log.info("Release {} of {} aborted at {}%: weights restored", id, service, release.percent());
+		return ReleaseView.of(aborted);
+	}
+
+	@Transactional(readOnly = true)
+	ReleaseView get(ServiceName service, long id) {
+		return store.list(service.value())
+			.stream()
+			.filter(release -> release.id() == id)
+			.findFirst()
+			.map(ReleaseView::of)
+			.orElseThrow(() -> notFound(service, id));
+	}
+
+	@Transactional(readOnly = true)
+	List<ReleaseView> list(ServiceName service) {
+		return store.list(service.value()).stream().map(ReleaseView::of).toList();
+	}
+
+	/**
+	 * Advances the releases whose automatic step is due; returns how many. Runs inside
+	 * the scheduler's transaction, and checks each release is still due once it holds its
+	 * lock, so a step is never taken twice.
+	 */
+	@Transactional
+	int advanceDue() {
+		int advanced = 0;
+		Instant now = clock.instant();
+		for (Map.Entry<String, Long> due : store.due(now)) {
+			LockedService locked = lock(ServiceName.of(due.getKey()));
+			Release release = store.lock(due.getKey(), due.getValue()).orElse(null);
+			if (release == null || release.state() != Release.State.ACTIVE || release.nextStepAt() == null
+					|| release.nextStepAt().isAfter(now)) {
+				continue;
+			}
+			try {
+				advance(locked, release, now);
+			}
+			catch (ConflictException ex) {
+				pause(release, now, ex.getMessage());
+			}
+			advanced++;
+		}
+		return advanced;
+	}
+
+	private Release moveTo(LockedService locked, Release release, int step, Instant now) {
+		int percent = release.steps().get(step);
+		List<Instance> to = members(locked, release.toIds());
+		List<Instance> from = members(locked, release.fromIds());
+		if (percent == 100) {
+			requireCapacityForAll(locked, release, to, from);
+		}
+		long toTotal = Share.of(release.totalWeight(), percent);
+		Map<String, Weight> weights = new HashMap<>();
+		split(weights, to, toTotal, release);
+		split(weights, from, release.totalWeight() - toTotal, release);
+		for (Instance instance : concat(from, to)) {
+			writes.change(instance, instance.withWeight(weights.get(instance.id().value())));
+		}
+		boolean done = percent == 100;
+		Instant next = done || release.stepIntervalSeconds() == 0 ? null
+				: now.plusSeconds(release.stepIntervalSeconds());
+		Release moved = release.at(step, done ? Release.State.COMPLETED : Release.State.ACTIVE, null, next);
+		store.update(moved, now);
+		return moved;
+	}
+
+	/**
+	 * The to group takes everything only if it can carry it: its capable members' weights
+	 * before the release must be at least (100 - maxUnroutablePercent)% of the from
+	 * group's.
+	 */
+	private void requireCapacityForAll(LockedService locked, Release release, List<Instance> to, List<Instance> from) {
+		long toCapacity = capable(to).stream().mapToLong(i -> release.original().get(i.id().value())).sum();
+		long fromNominal = from.stream().mapToLong(i -> release.original().get(i.id().value())).sum();
+		int needPercent = 100 - locked.settings().maxUnroutablePercent();
+		if (toCapacity * 100 < fromNominal * needPercent) {
+			throw new ConflictException(("the to group can carry %d of the from group's %d nominal weight; going to "
+					+ "100%% needs at least %d%% of it (100 - maxUnroutablePercent)")
+				.formatted(toCapacity, fromNominal, needPercent));
+		}
+	}
+
+	private static void split(Map<String, Weight> weights, List<Instance> group, long total, Release release) {
+		List<Integer> basis = group.stream().map(i -> release.original().get(i.id().value())).toList();
+		List<Weight> parts = Apportion.of(total, basis);
+		for (int i = 0; i < group.size(); i++) {
+			weights.put(group.get(i).id().value(), parts.get(i));
+		}
+	}
+
+	private Release pause(Release release, Instant now) {
+		return pause(release, now, "no instance of the to group can take traffic: " + release.toIds());
+	}
+
+	private Release pause(Release release, Instant now, String reason) {
+		Release paused = release.at(release.step(), Release.State.PAUSED, reason, null);
+		store.update(paused, now);
+		log.warn("Release {} of {} paused: {}", release.id(), release.service(), reason);
+		return paused;
+	}
+
+	private static void validateSteps(List<Integer> steps) {
+		int previous = 0;
+		for (int i = 0; i < steps.size(); i++) {
+			Integer step = steps.get(i);
+			if (step == null || step <= previous || step > 100) {
+				throw InvalidRequestException.of("/steps/" + i, "steps " + ReleaseRequest.STEPS + "; got " + steps);
+			}
+			previous = step;
+		}
+		if (previous != 100) {
+			throw InvalidRequestException.of("/steps", "steps " + ReleaseRequest.STEPS + "; got " + steps);
+		}
+	}
+
+	private static List<Instance> matching(LockedService locked, Map<String, String> selector) {
+		return locked.instances()
+			.stream()
+			.filter(instance -> instance.metadata().entries().entrySet().containsAll(selector.entrySet()))
+			.toList();
+	}
+
+	private static List<Instance> members(LockedService locked, List<String> ids) {
+		return locked.instances().stream().filter(instance -> ids.contains(instance.id().value())).toList();
+	}
+
+	/** Members that can take traffic: passing and not taken out by an operator. */
+	private static List<Instance> capable(List<Instance> group) {
+		return group.stream().filter(i -> i.health() == Health.PASSING && !i.heldOut()).toList();
+	}
+
+	private static List<String> ids(List<Instance> instances) {
+		return instances.stream().map(instance -> instance.id().value()).toList();
+	}
+
+	private static List<Instance> concat(List<Instance> a, List<Instance> b) {
+		List<Instance> all = new ArrayList<>(a);
+		all.addAll(b);
+		return all;
+	}
+
+	private Release underWay(ServiceName service, long id) {
+		Release release = store.lock(service.value(), id).orElseThrow(() -> notFound(service, id));
+		if (!release.underWay()) {
+			throw new ConflictException("release %d of %s is %s".formatted(id, service, release.state()));
+		}
+		return release;
+	}
+
+	private static NotFoundException notFound(ServiceName service, long id) {
+		return new NotFoundException("release %d of service %s does not exist".formatted(id, service));
+	}
+
+	private LockedService lock(ServiceName service) {
+		return writes.lock(service)
+			.orElseThrow(() -> new NotFoundException("service %s is not registered".formatted(service)));
+	}
+
+}
