@@ -22,3 +22,19 @@ CREATE TABLE release (
 
 CREATE UNIQUE INDEX release_one_under_way ON release (service) WHERE state IN ('ACTIVE', 'PAUSED');
 CREATE INDEX release_next_step_at ON release (next_step_at) WHERE state = 'ACTIVE';
+
+-- Answers to POSTs sent with an Idempotency-Key, replayed when the same request comes
+-- again (a client retrying after a lost answer), kept for a day.
+CREATE TABLE idempotent_answer (
+    key          text        NOT NULL CHECK (length(key) BETWEEN 1 AND 255),
+    method       text        NOT NULL,
+    path         text        NOT NULL,
+    request_hash bytea       NOT NULL,
+    status       integer     NOT NULL,
+    content_type text,
+    body         bytea       NOT NULL,
+    created_at   timestamptz NOT NULL,
+    PRIMARY KEY (key, method, path)
+);
+
+CREATE INDEX idempotent_answer_created_at ON idempotent_answer (created_at);

@@ -12,6 +12,8 @@ import io.swagger.v3.oas.models.info.License;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.parameters.HeaderParameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.servers.Server;
@@ -56,6 +58,13 @@ class OpenApiSetup {
 		return openApi -> {
 			Components components = openApi.getComponents();
 			openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
+				if (method == PathItem.HttpMethod.POST && path.startsWith("/v1/")) {
+					operation.addParametersItem(new HeaderParameter().name(IdempotencyKeys.HEADER)
+						.required(false)
+						.description("Replays the first answer when the same request is sent again with this key "
+								+ "(kept 24 h); the same key with another body is 422")
+						.schema(new StringSchema().maxLength(255)));
+				}
 				boolean hasBody = operation.getRequestBody() != null;
 				boolean hasParameters = operation.getParameters() != null
 						&& operation.getParameters().stream().anyMatch(parameter -> !"path".equals(parameter.getIn()));

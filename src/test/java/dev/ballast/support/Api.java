@@ -67,6 +67,12 @@ public final class Api {
 	}
 
 	public Reply send(String method, String path, String json, String ifMatch) {
+		return sendWith(method, path, json,
+				ifMatch == null ? java.util.Map.of() : java.util.Map.of("If-Match", ifMatch));
+	}
+
+	/** A request with extra headers. */
+	public Reply sendWith(String method, String path, String json, java.util.Map<String, String> headers) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
 			.timeout(Duration.ofSeconds(30))
 			.method(method,
@@ -74,9 +80,7 @@ public final class Api {
 		if (json != null) {
 			request.header("Content-Type", "application/json");
 		}
-		if (ifMatch != null) {
-			request.header("If-Match", ifMatch);
-		}
+		headers.forEach(request::header);
 		try {
 			HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
 			Reply reply = new Reply(response, parse(response));
