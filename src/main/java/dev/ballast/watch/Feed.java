@@ -47,8 +47,8 @@ class Feed implements SmartLifecycle {
 
 	private final ObjectMapper json;
 
-	private final ExecutorService thread = Executors
-		.newSingleThreadExecutor(Thread.ofPlatform().name("ballast-watch-feed").daemon().factory());
+	/** Replaced on every start: a stopped context (a test's paused one) starts again. */
+	private volatile ExecutorService thread = newThread();
 
 	/** Touched only on the feed thread. */
 	private final Map<String, ServiceFeed> feeds = new HashMap<>();
@@ -385,7 +385,16 @@ class Feed implements SmartLifecycle {
 
 	@Override
 	public void start() {
+		if (thread.isShutdown()) {
+			// What this node knew may be stale after a pause; watchers load it afresh.
+			feeds.clear();
+			thread = newThread();
+		}
 		running = true;
+	}
+
+	private static ExecutorService newThread() {
+		return Executors.newSingleThreadExecutor(Thread.ofPlatform().name("ballast-watch-feed").daemon().factory());
 	}
 
 	/**

@@ -73,25 +73,16 @@ public class Subscribers {
 	 */
 	void flush() {
 		connected.keySet().forEach(key -> pending.merge(key, Progress.NONE, Progress::max));
-		List<Map.Entry<Key, Progress>> batch = new ArrayList<>();
-		for (Key key : pending.keySet()) {
-			Progress progress = pending.remove(key);
-			if (progress != null) {
-				batch.add(Map.entry(key, progress));
-			}
-		}
+		// Entries stay in memory until their row is committed, so that list() and
+		// unconfirmed() never miss one that is on its way to the database.
+		List<Map.Entry<Key, Progress>> batch = new ArrayList<>(Map.copyOf(pending).entrySet());
 		Instant now = clock.instant();
 		if (!batch.isEmpty()) {
 			// One lock order for every node's flush, so two flushes cannot deadlock.
 			batch.sort(Comparator.comparing((Map.Entry<Key, Progress> entry) -> entry.getKey().service())
 				.thenComparing(entry -> entry.getKey().name()));
-			try {
-				upsert(batch, now);
-			}
-			catch (RuntimeException ex) {
-				batch.forEach(entry -> pending.merge(entry.getKey(), entry.getValue(), Progress::max));
-				throw ex;
-			}
+			upsert(batch, now);
+			batch.forEach(entry -> pending.remove(entry.getKey(), entry.getValue()));
 		}
 		jdbc.update("DELETE FROM subscriber WHERE last_seen_at < ?",
 				Timestamp.from(now.minus(settings.subscriberTtl())));
