@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -163,6 +164,11 @@ final class Watcher implements WriteListener, AsyncListener {
 		while (writable && !closed.get() && writing.tryLock()) {
 			boolean blocked;
 			try {
+				// Checked under the lock: once the stream is closed, nothing touches the
+				// container's request again, which it may already be reusing.
+				if (closed.get()) {
+					return;
+				}
 				blocked = writeWhileReady();
 			}
 			catch (IOException | IllegalStateException ex) {
@@ -227,10 +233,41 @@ final class Watcher implements WriteListener, AsyncListener {
 
 	/** Ends the stream now, without a last frame. */
 	void close() {
-		if (closed.compareAndSet(false, true)) {
-			discardQueued();
-			onClosed.accept(this);
-			completeQuietly(async);
+		end(async, false);
+	}
+
+	/**
+	 * Marks the stream closed and completes it, holding the write lock so that no write
+	 * is under way; the wait for the lock is bounded, as writes never block.
+	 */
+	private void end(AsyncContext context, boolean containerNotice) {
+		boolean locked = lockBriefly();
+		try {
+			boolean first = closed.compareAndSet(false, true);
+			if (first) {
+				discardQueued();
+				onClosed.accept(this);
+			}
+			// The stored context is ours only until the container's notice; the notice's
+			// own context is valid while it runs.
+			if (first || containerNotice) {
+				completeQuietly(context);
+			}
+		}
+		finally {
+			if (locked) {
+				writing.unlock();
+			}
+		}
+	}
+
+	private boolean lockBriefly() {
+		try {
+			return writing.tryLock(1, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
 		}
 	}
 
@@ -256,23 +293,21 @@ final class Watcher implements WriteListener, AsyncListener {
 		close();
 	}
 
+	// The container's own notices: the stream is over, and its request may be reused as
+	// soon as these return, so the stream is closed through the event's context.
 	@Override
 	public void onComplete(AsyncEvent event) {
-		close();
+		end(event.getAsyncContext(), true);
 	}
 
 	@Override
 	public void onTimeout(AsyncEvent event) {
-		close();
-		completeQuietly(event.getAsyncContext());
+		end(event.getAsyncContext(), true);
 	}
 
 	@Override
 	public void onError(AsyncEvent event) {
-		close();
-		// Completing here, whoever closed first, keeps the container from dispatching the
-		// failed stream to an error page.
-		completeQuietly(event.getAsyncContext());
+		end(event.getAsyncContext(), true);
 	}
 
 	@Override

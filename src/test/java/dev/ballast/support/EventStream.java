@@ -39,7 +39,10 @@ public final class EventStream implements AutoCloseable {
 
 	private EventStream(HttpResponse<Stream<String>> response) {
 		this.response = response;
-		this.reading = CompletableFuture.runAsync(this::read);
+		// A thread of its own: the common pool has one thread on two cores, and a reader
+		// blocks for the life of its stream.
+		this.reading = CompletableFuture.runAsync(this::read,
+				command -> Thread.ofPlatform().daemon().name("event-stream-reader").start(command));
 	}
 
 	/** Opens a stream; {@code lastEventId} may be null. */

@@ -138,4 +138,32 @@ class WatchStreamTest {
 		assertThat(reply.json().get("errors").get(0).get("pointer").asString()).isEqualTo("#subscriber");
 	}
 
+	/**
+	 * Streams that clients dropped are closed when the next events reach them; that must
+	 * never end another, newer stream.
+	 */
+	@Test
+	void closingADroppedStreamNeverEndsAnother() {
+		Api api = Api.on(port);
+		String service = Names.service("dropped");
+		String a = "/v1/services/%s/instances/a".formatted(service);
+		api.put(a, "{\"address\":\"h\",\"port\":80}");
+		String path = "/v1/services/%s/watch".formatted(service);
+		for (int round = 0; round < 15; round++) {
+			String last;
+			try (EventStream dropped = EventStream.open(port, path, null)) {
+				last = dropped.nextEvent(SOON).id();
+			}
+			api.patch(a, "{\"weight\":%d}".formatted(2 * round + 1));
+			api.patch(a, "{\"weight\":%d}".formatted(2 * round + 2));
+			try (EventStream next = EventStream.open(port, path, last)) {
+				assertThat(next.nextEvent(SOON).name()).isEqualTo("upsert");
+				assertThat(next.nextEvent(SOON).name()).isEqualTo("upsert");
+				api.patch(a, "{\"weight\":%d}".formatted(1000 + round));
+				assertThat(next.nextEvent(SOON).name()).as("round %d", round).isEqualTo("upsert");
+				assertThat(next.eventWithin(Duration.ofMillis(200))).as("round %d", round).isNull();
+			}
+		}
+	}
+
 }
