@@ -19,6 +19,9 @@ CREATE TABLE mode_schedule (
     step_ms          bigint      NOT NULL CHECK (step_ms > 0),
     zero_revision    bigint,
     confirm_deadline timestamptz,
+    -- The subscribers that were live when the weight reached 0: each must confirm, even
+    -- one that goes silent and is dropped meanwhile (it is then listed as unconfirmed).
+    awaiting         text[],
     due_at           timestamptz NOT NULL,
     PRIMARY KEY (service, instance_id),
     FOREIGN KEY (service, instance_id) REFERENCES instance (service, id) ON DELETE CASCADE,

@@ -118,7 +118,7 @@ class ModeChanges {
 			// later steps the drain.
 			ScheduledStep step = new ScheduledStep(service.value(), target.id().value(), ScheduledStep.Kind.DRAIN,
 					target.effectiveWeight().value(), now, duration, settings.stepInterval(), null,
-					now.plus(duration).plus(drain.confirmTimeout()), now);
+					now.plus(duration).plus(drain.confirmTimeout()), null, now);
 			results.put(target.id().value(), InstanceView.of(steps.advance(step, draining, now)));
 		}
 		return List.copyOf(results.values());
@@ -142,7 +142,7 @@ class ModeChanges {
 		Instant now = clock.instant();
 		Instance warming = writes.change(target, target.inMode(Mode.WARMING, Weight.of(1), null));
 		ScheduledStep step = new ScheduledStep(service.value(), id.value(), ScheduledStep.Kind.WARM, 1, now, warmup,
-				settings.stepInterval(), null, null, now);
+				settings.stepInterval(), null, null, null, now);
 		return InstanceView.of(steps.advance(step, warming, now));
 	}
 
@@ -169,7 +169,7 @@ class ModeChanges {
 		Instance stored = writes.change(target, target.inMode(Mode.MAINTENANCE, Weight.ZERO, detail));
 		if (request.until() != null) {
 			schedule.put(new ScheduledStep(service.value(), id.value(), ScheduledStep.Kind.END_MAINTENANCE, 0, now,
-					Duration.ZERO, settings.stepInterval(), null, null, request.until()));
+					Duration.ZERO, settings.stepInterval(), null, null, null, request.until()));
 		}
 		return InstanceView.of(stored);
 	}

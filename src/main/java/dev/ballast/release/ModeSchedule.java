@@ -42,17 +42,18 @@ class ModeSchedule {
 	void put(ScheduledStep step) {
 		jdbc.sql("""
 				INSERT INTO mode_schedule (service, instance_id, kind, ramp_from, started_at, duration_ms, step_ms,
-				                           zero_revision, confirm_deadline, due_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				                           zero_revision, confirm_deadline, awaiting, due_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?)
 				ON CONFLICT (service, instance_id) DO UPDATE SET
 				       kind = EXCLUDED.kind, ramp_from = EXCLUDED.ramp_from, started_at = EXCLUDED.started_at,
 				       duration_ms = EXCLUDED.duration_ms, step_ms = EXCLUDED.step_ms,
 				       zero_revision = EXCLUDED.zero_revision, confirm_deadline = EXCLUDED.confirm_deadline,
+				       awaiting = EXCLUDED.awaiting,
 				       due_at = EXCLUDED.due_at""")
 			.params(step.service(), step.instanceId(), step.kind().name(), step.rampFrom(),
 					Timestamp.from(step.startedAt()), step.duration().toMillis(), step.step().toMillis(),
 					step.zeroRevision(), step.confirmDeadline() == null ? null : Timestamp.from(step.confirmDeadline()),
-					Timestamp.from(step.dueAt()))
+					textArray(step.awaiting()), Timestamp.from(step.dueAt()))
 			.update();
 	}
 
@@ -70,7 +71,21 @@ class ModeSchedule {
 				ScheduledStep.Kind.valueOf(rs.getString("kind")), rs.getInt("ramp_from"),
 				rs.getTimestamp("started_at").toInstant(), Duration.ofMillis(rs.getLong("duration_ms")),
 				Duration.ofMillis(rs.getLong("step_ms")), zeroRevision, deadline == null ? null : deadline.toInstant(),
-				rs.getTimestamp("due_at").toInstant());
+				awaiting(rs.getArray("awaiting")), rs.getTimestamp("due_at").toInstant());
+	}
+
+	private static List<String> awaiting(java.sql.Array array) throws SQLException {
+		return array == null ? List.of() : List.of((String[]) array.getArray());
+	}
+
+	/**
+	 * A PostgreSQL array literal of subscriber names (their pattern admits no quote or
+	 * backslash; quoting keeps a subscriber named NULL a name).
+	 */
+	private static String textArray(List<String> names) {
+		return names.stream()
+			.map(name -> "\"" + name + "\"")
+			.collect(java.util.stream.Collectors.joining(",", "{", "}"));
 	}
 
 }

@@ -3,6 +3,8 @@ package dev.ballast.release;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import dev.ballast.instance.Instance;
 import dev.ballast.instance.InstanceWrites;
@@ -55,7 +57,8 @@ class ModeSteps {
 		Duration elapsed = step.elapsed(now);
 		Instance stored = writes.change(instance, instance.inMode(Mode.DRAINING, ramp.at(elapsed), instance.detail()));
 		if (ramp.finished(elapsed)) {
-			return confirm(step.confirming(stored.revision(), step.confirmDeadline(), now), stored, now);
+			List<String> live = subscribers.unconfirmed(instance.service(), stored.revision());
+			return confirm(step.confirming(stored.revision(), live, now), stored, now);
 		}
 		schedule.put(step.dueAt(step.startedAt().plus(ramp.nextStepAfter(elapsed))));
 		return stored;
@@ -70,14 +73,20 @@ class ModeSteps {
 		if (instance.mode() != Mode.DRAINING) {
 			return abandon(step, instance);
 		}
-		List<String> waiting = subscribers.unconfirmed(instance.service(), step.zeroRevision());
+		// Every subscriber live at weight 0 must confirm, even one dropped since for
+		// going
+		// silent: that is the balancer most likely still sending traffic.
+		Set<String> waiting = new TreeSet<>(subscribers.unconfirmed(instance.service(), step.zeroRevision()));
+		waiting.addAll(step.awaiting());
+		waiting.removeAll(subscribers.confirmed(instance.service(), step.awaiting(), step.zeroRevision()));
 		boolean timedOut = !now.isBefore(step.confirmDeadline());
 		if (!waiting.isEmpty() && !timedOut) {
 			schedule.put(step.dueAt(now.plus(drain.confirmCheck())));
 			return instance;
 		}
 		schedule.remove(step.service(), step.instanceId());
-		return writes.change(instance, instance.inMode(Mode.DRAINED, Weight.ZERO, ModeDetail.unconfirmed(waiting)));
+		return writes.change(instance,
+				instance.inMode(Mode.DRAINED, Weight.ZERO, ModeDetail.unconfirmed(List.copyOf(waiting))));
 	}
 
 	private Instance warmStep(ScheduledStep step, Instance instance, Instant now) {

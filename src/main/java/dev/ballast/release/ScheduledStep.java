@@ -2,6 +2,7 @@ package dev.ballast.release;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 import dev.ballast.weight.Ramp;
 import dev.ballast.weight.Weight;
@@ -18,10 +19,16 @@ import dev.ballast.weight.Weight;
  * @param step how long each ramp step lasts
  * @param zeroRevision for {@link Kind#CONFIRM}, the revision at which the weight became 0
  * @param confirmDeadline for a drain, when it completes even if unconfirmed
+ * @param awaiting for {@link Kind#CONFIRM}, the subscribers live when the weight reached
+ * 0
  * @param dueAt when the scheduler handles it next
  */
 record ScheduledStep(String service, String instanceId, Kind kind, int rampFrom, Instant startedAt, Duration duration,
-		Duration step, Long zeroRevision, Instant confirmDeadline, Instant dueAt) {
+		Duration step, Long zeroRevision, Instant confirmDeadline, List<String> awaiting, Instant dueAt) {
+
+	ScheduledStep {
+		awaiting = awaiting == null ? List.of() : List.copyOf(awaiting);
+	}
 
 	enum Kind {
 
@@ -50,12 +57,12 @@ record ScheduledStep(String service, String instanceId, Kind kind, int rampFrom,
 
 	ScheduledStep dueAt(Instant next) {
 		return new ScheduledStep(service, instanceId, kind, rampFrom, startedAt, duration, step, zeroRevision,
-				confirmDeadline, next);
+				confirmDeadline, awaiting, next);
 	}
 
-	ScheduledStep confirming(long revision, Instant deadline, Instant now) {
+	ScheduledStep confirming(long revision, List<String> live, Instant now) {
 		return new ScheduledStep(service, instanceId, Kind.CONFIRM, rampFrom, startedAt, duration, step, revision,
-				deadline, now);
+				confirmDeadline, live, now);
 	}
 
 }

@@ -163,6 +163,27 @@ public class Subscribers {
 			.toList();
 	}
 
+	/**
+	 * Those of {@code names} that have acknowledged {@code revision}, live or not: a
+	 * subscriber dropped for going silent keeps its row no longer, so it counts as not
+	 * having confirmed.
+	 */
+	public List<String> confirmed(ServiceName service, List<String> names, long revision) {
+		if (names.isEmpty()) {
+			return List.of();
+		}
+		List<String> confirmed = new ArrayList<>();
+		for (String name : names) {
+			Progress progress = pending.getOrDefault(new Key(service.value(), name), Progress.NONE);
+			Long acked = jdbc.query("SELECT acked_revision FROM subscriber WHERE service = ? AND name = ?",
+					rs -> rs.next() ? rs.getLong(1) : null, service.value(), name);
+			if (Math.max(progress.acked(), acked == null ? 0 : acked) >= revision) {
+				confirmed.add(name);
+			}
+		}
+		return confirmed;
+	}
+
 	private record Key(String service, String name) {
 	}
 

@@ -76,9 +76,16 @@ class IdempotencyKeys extends OncePerRequestFilter {
 			refuse(request, response, 400, "Idempotency-Key must be 1 to 255 visible ASCII characters");
 			return;
 		}
-		byte[] body = request.getInputStream().readNBytes(MAX_BODY + 1);
+		byte[] body;
+		try {
+			body = request.getInputStream().readNBytes(MAX_BODY + 1);
+		}
+		catch (BodyLimit.TooLarge ex) {
+			BodyLimit.refuse(request, response);
+			return;
+		}
 		if (body.length > MAX_BODY) {
-			refuse(request, response, 413, "the body is larger than %d bytes".formatted(MAX_BODY));
+			BodyLimit.refuse(request, response);
 			return;
 		}
 		byte[] hash = sha256(body);

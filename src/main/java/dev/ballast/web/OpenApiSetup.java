@@ -73,6 +73,7 @@ class OpenApiSetup {
 				}
 				if (hasBody) {
 					addProblem(operation, "400", "The body is not valid JSON");
+					addProblem(operation, "413", "The body is larger than 64 KiB");
 					addProblem(operation, "422", "The request does not match the schema");
 				}
 				addProblem(operation, "503",

@@ -50,6 +50,8 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 
 	static final URI OVERLOADED = URI.create("https://ballast.dev/problems/overloaded");
 
+	static final URI TOO_LARGE = URI.create("https://ballast.dev/problems/body-too-large");
+
 	static final URI MALFORMED = URI.create("https://ballast.dev/problems/malformed-json");
 
 	@ExceptionHandler
@@ -149,6 +151,11 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 	protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
 			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
 		Throwable cause = ex.getMostSpecificCause();
+		if (NestedExceptionUtils.getRootCause(ex) instanceof BodyLimit.TooLarge
+				|| cause instanceof BodyLimit.TooLarge) {
+			return problem(HttpStatus.CONTENT_TOO_LARGE, TOO_LARGE, "The body is too large",
+					"request bodies are at most %d bytes".formatted(BodyLimit.MAX_BYTES), null);
+		}
 		if (cause instanceof StreamReadException || !(cause instanceof JacksonException)) {
 			return problem(HttpStatus.BAD_REQUEST, MALFORMED, "The body is not valid JSON", malformed(cause), null);
 		}

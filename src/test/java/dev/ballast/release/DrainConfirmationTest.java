@@ -17,10 +17,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A drain is DRAINED only when every live subscriber has acknowledged weight 0, or when
- * the confirmation times out (4 s here), naming the subscribers that never did.
+ * the confirmation times out (4 s here), naming the subscribers that never did; here a
+ * subscriber is dropped after 2 s of silence.
  */
 @RegistryTest
-@TestPropertySource(properties = "ballast.drain.confirm-timeout=4s")
+@TestPropertySource(properties = { "ballast.drain.confirm-timeout=4s", "ballast.watch.subscriber-ttl=2s" })
 class DrainConfirmationTest {
 
 	@LocalServerPort
@@ -75,6 +76,25 @@ class DrainConfirmationTest {
 		String service = ReleaseModesTest.service(api, "alone", 4, null);
 		ReleaseModesTest.drain(api, service, "i0", "{\"durationSeconds\":0}");
 		ReleaseModesTest.awaitMode(api, service, "i0", "DRAINED");
+	}
+
+	/**
+	 * A balancer cut off from the registry stops polling and is dropped as a subscriber;
+	 * it may still route to the instance, so the drain must not count it as confirmed.
+	 */
+	@Test
+	void aSubscriberThatFallsSilentDuringTheDrainIsListedAsUnconfirmed() {
+		Api api = Api.on(port);
+		String service = ReleaseModesTest.service(api, "ghost", 4, null);
+		long index = api.get("/v1/services/%s/instances".formatted(service)).json().get("revision").asLong();
+		api.get("/v1/services/%s/instances?index=%d&wait=10ms&subscriber=ghost".formatted(service, index));
+		JsonNode draining = ReleaseModesTest.drain(api, service, "i0", "{\"durationSeconds\":0}").json();
+		assertThat(draining.get("mode").asString()).isEqualTo("DRAINING");
+		Api.Reply drained = api.get(
+				"/v1/services/%s/instances/i0?index=%d&wait=20s".formatted(service, draining.get("revision").asLong()));
+		assertThat(drained.json().get("mode").asString()).isEqualTo("DRAINED");
+		assertThat(drained.json().get("unconfirmedSubscribers").valueStream().map(JsonNode::asString))
+			.containsExactly("ghost");
 	}
 
 }

@@ -1,0 +1,91 @@
+package dev.ballast.instance;
+
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import dev.ballast.support.Names;
+import dev.ballast.support.RegistryTest;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What real clients send: chunked bodies, the JDK client's h2c upgrade headers, and
+ * bodies too large to accept.
+ */
+@RegistryTest
+class RequestHabitsTest {
+
+	@LocalServerPort
+	int port;
+
+	@Test
+	void acceptsAChunkedBody() throws Exception {
+		String service = Names.service("chunked");
+		byte[] body = "{\"address\":\"h\",\"port\":80,\"weight\":7}".getBytes();
+		HttpRequest request = HttpRequest.newBuilder(uri("/v1/services/%s/instances/a".formatted(service)))
+			.header("Content-Type", "application/json")
+			// No known length: the client sends it chunked.
+			.PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
+			.build();
+		HttpResponse<String> response = http(HttpClient.Version.HTTP_1_1).send(request,
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(201);
+		assertThat(response.body()).contains("\"weight\":7");
+	}
+
+	@Test
+	void answersRequestsThatOfferAnH2cUpgrade() throws Exception {
+		String service = Names.service("h2c");
+		HttpClient http2 = http(HttpClient.Version.HTTP_2);
+		HttpResponse<String> put = http2
+			.send(HttpRequest.newBuilder(uri("/v1/services/%s/instances/a".formatted(service)))
+				.header("Content-Type", "application/json")
+				.PUT(HttpRequest.BodyPublishers.ofString("{\"address\":\"h\",\"port\":80}"))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> get = http2.send(
+				HttpRequest.newBuilder(uri("/v1/services/%s/instances".formatted(service))).GET().build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(put.statusCode()).isEqualTo(201);
+		assertThat(get.statusCode()).isEqualTo(200);
+		assertThat(get.body()).contains("\"id\":\"a\"");
+	}
+
+	@Test
+	void refusesBodiesOver64KiBWith413() throws Exception {
+		String service = Names.service("large");
+		String huge = "{\"address\":\"h\",\"port\":80,\"metadata\":{\"k\":\"" + "x".repeat(70_000) + "\"}}";
+		HttpResponse<String> declared = http(HttpClient.Version.HTTP_1_1)
+			.send(HttpRequest.newBuilder(uri("/v1/services/%s/instances/a".formatted(service)))
+				.header("Content-Type", "application/json")
+				.PUT(HttpRequest.BodyPublishers.ofString(huge))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(declared.statusCode()).isEqualTo(413);
+		assertThat(declared.body()).contains("65536");
+		HttpResponse<String> chunked = http(HttpClient.Version.HTTP_1_1)
+			.send(HttpRequest.newBuilder(uri("/v1/services/%s/instances/a".formatted(service)))
+				.header("Content-Type", "application/json")
+				.PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(huge.getBytes())))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(chunked.statusCode()).isEqualTo(413);
+		assertThat(http(HttpClient.Version.HTTP_1_1)
+			.send(HttpRequest.newBuilder(uri("/v1/services/%s/instances".formatted(service))).GET().build(),
+					HttpResponse.BodyHandlers.ofString())
+			.statusCode()).as("nothing was written").isEqualTo(404);
+	}
+
+	private URI uri(String path) {
+		return URI.create("http://127.0.0.1:" + port + path);
+	}
+
+	private static HttpClient http(HttpClient.Version version) {
+		return HttpClient.newBuilder().version(version).connectTimeout(Duration.ofSeconds(5)).build();
+	}
+
+}
