@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# Watch fan-out benchmark: how late do N open event streams see a change, and what does
+# an open stream cost the node?
+#
+#   ./mvnw -DskipTests package        # once, if target/ballast-*.jar does not exist yet
+#   bench/watchers.sh [options for bench/WatchLatency.java]
+#
+# For each size in BENCH_WATCHERS (default "1000 10000"), on a freshly started node (so
+# that one size's heap, JIT state and closed connections do not colour the next):
+# 1. starts the packaged jar with -Xmx2g on a free loopback port and a fresh temporary
+#    data directory, and waits for /actuator/health UP;
+# 2. runs bench/WatchLatency.java: registers 4 instances, measures the heap after a full
+#    GC, opens the watchers (<= 500/s), measures the heap again, then changes weights at
+#    20/s (10 s warm-up, 30 s measured) and prints the latency from each write to each
+#    watcher's event;
+# 3. stops the node and lists the WARN/ERROR lines of its log.
+# Exits non-zero when any size failed (a watcher missing or reordering an event included).
+#
+# Environment:
+#   BENCH_WATCHERS       sizes to run, in order (default "1000 10000")
+#   BENCH_HEAP           the node's -Xmx (default 2g)
+#   BALLAST_JAR          jar to run (default: target/ballast-*.jar)
+#   BENCH_HEALTH_TIMEOUT seconds to wait for health UP (default 90)
+#   BENCH_STOP_TIMEOUT   seconds to wait for a SIGTERM to stop the server (default 45)
+#   BENCH_SERVER_LOG     where to keep the server's log (default: deleted with the temp dir)
+# Extra arguments go to the Java program, e.g. --rate 50 or --seconds 60.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+if [[ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
+	export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
+	export PATH="$JAVA_HOME/bin:$PATH"
+fi
+
+jar="${BALLAST_JAR:-}"
+if [[ -z "$jar" ]]; then
+	shopt -s nullglob
+	jars=(target/ballast-*.jar)
+	shopt -u nullglob
+	jar="${jars[0]:-}"
+fi
+if [[ -z "$jar" || ! -f "$jar" ]]; then
+	echo "No Ballast jar found (${jar:-target/ballast-*.jar}). Build it first: ./mvnw -DskipTests package" >&2
+	exit 1
+fi
+for tool in java jcmd curl; do
+	command -v "$tool" >/dev/null || { echo "$tool is required on PATH" >&2; exit 1; }
+done
+
+sizes="${BENCH_WATCHERS:-1000 10000}"
+heap="${BENCH_HEAP:-2g}"
+health_timeout="${BENCH_HEALTH_TIMEOUT:-90}"
+stop_timeout="${BENCH_STOP_TIMEOUT:-45}"
+
+# The node and the client each hold one socket per watcher; both inherit this limit.
+max_watchers=0
+for n in $sizes; do
+	if ((n > max_watchers)); then max_watchers=$n; fi
+done
+hard_limit="$(ulimit -Hn)"
+if [[ "$hard_limit" != unlimited ]] && ((hard_limit < max_watchers + 1000)); then
+	echo "open-file hard limit $hard_limit is too low for $max_watchers watchers (need ~$((max_watchers + 1000)))" >&2
+	exit 1
+fi
+ulimit -n "$hard_limit"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-bench.XXXXXX")"
+data=""
+log="${BENCH_SERVER_LOG:-$work/server.log}"
+: >"$log"
+server_pid=""
+generator_pid=""
+
+# Stops the server: SIGTERM, bounded wait, then SIGKILL. After a SIGKILL the embedded
+# PostgreSQL (a child process of its own) would outlive the JVM, so it is stopped too.
+stop_server() {
+	[[ -n "$server_pid" ]] || return 0
+	local pid="$server_pid" waited=0
+	server_pid=""
+	kill -TERM "$pid" 2>/dev/null || true
+	while kill -0 "$pid" 2>/dev/null && ((waited < stop_timeout * 10)); do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "server (pid $pid) did not stop within ${stop_timeout}s; killing it" >&2
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+		local pg_pid
+		pg_pid="$(head -n1 "$data/postgres/postmaster.pid" 2>/dev/null || true)"
+		if [[ "$pg_pid" =~ ^[0-9]+$ ]] && kill -0 "$pg_pid" 2>/dev/null; then
+			kill -TERM "$pg_pid" 2>/dev/null || true
+			sleep 2
+			kill -KILL "$pg_pid" 2>/dev/null || true
+		fi
+	else
+		wait "$pid" 2>/dev/null || true
+		echo "server stopped in $(awk "BEGIN { printf \"%.1f\", $waited / 10 }") s"
+	fi
+}
+
+cleanup() {
+	local status=$?
+	trap - EXIT INT TERM
+	if [[ -n "$generator_pid" ]]; then
+		kill -TERM "$generator_pid" 2>/dev/null || true
+		wait "$generator_pid" 2>/dev/null || true
+	fi
+	stop_server
+	rm -rf "$work"
+	exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+free_port() {
+	local port
+	for _ in $(seq 1 100); do
+		port=$((20000 + RANDOM % 30000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+			echo "$port"
+			return 0
+		fi
+	done
+	echo "no free port found" >&2
+	return 1
+}
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+start_server() {
+	local began=$(now_ms) deadline
+	deadline=$((began + health_timeout * 1000))
+	echo "---- start $(date -u +%FT%TZ) ----" >>"$log"
+	java "-Xmx$heap" -jar "$jar" --server.port="$port" --server.address=127.0.0.1 --ballast.data-dir="$data" \
+		>>"$log" 2>&1 &
+	server_pid=$!
+	until curl -fsS -m 2 "http://127.0.0.1:$port/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; do
+		if ! kill -0 "$server_pid" 2>/dev/null; then
+			server_pid=""
+			echo "server exited during startup; last lines of its log:" >&2
+			tail -n 40 "$log" >&2
+			return 1
+		fi
+		if (($(now_ms) > deadline)); then
+			echo "server not healthy within ${health_timeout}s; last lines of its log:" >&2
+			tail -n 40 "$log" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+	echo "server up in $(($(now_ms) - began)) ms (pid $server_pid, -Xmx$heap, http://127.0.0.1:$port)"
+}
+
+echo "jar: $jar"
+echo "java: $(java -version 2>&1 | head -n1)"
+echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), open files $(ulimit -n)"
+
+status=0
+for watchers in $sizes; do
+	echo
+	echo "======== $watchers watchers ========"
+	port="$(free_port)"
+	data="$work/data-$watchers"
+	start_server
+	# In the background so that a signal to this script is handled at once (bash runs
+	# traps only between foreground commands); cleanup stops it.
+	# The embedded PostgreSQL detaches from the JVM; its CPU is counted through its pid.
+	pg_pid="$(head -n1 "$data/postgres/postmaster.pid" 2>/dev/null || echo 0)"
+	run_status=0
+	java bench/WatchLatency.java --url "http://127.0.0.1:$port" --watchers "$watchers" \
+		--server-pid "$server_pid" --postgres-pid "$pg_pid" "$@" &
+	generator_pid=$!
+	wait "$generator_pid" || run_status=$?
+	generator_pid=""
+	((run_status == 0)) || status=$run_status
+	stop_server
+done
+
+# Spring's WARN/ERROR lines, exceptions, and PostgreSQL's own WARNING/ERROR/FATAL lines
+# (the embedded server's output is relayed at INFO level).
+problems="$(grep -E '^[0-9TZ:.-]+ +(WARN|ERROR)|Exception|(WARNING|ERROR|FATAL|PANIC): ' "$log" |
+	grep -v 'SpringDocAppInitializer' || true)"
+if [[ -n "$problems" ]]; then
+	echo "server log warnings/errors ($(wc -l <<<"$problems") lines, first 20):"
+	head -n 20 <<<"$problems" | cut -c1-300
+fi
+[[ -n "${BENCH_SERVER_LOG:-}" ]] && echo "server log kept in $log"
+exit "$status"
