@@ -22,13 +22,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -52,8 +51,8 @@ import java.util.stream.Stream;
 public class WatchLatency {
 
 	record Options(URI url, int watchers, int rate, int warmupSeconds, int seconds, int instances, int openRate,
-			int selectors, long serverPid, long postgresPid, int drainSeconds, int openTimeoutSeconds, double goalP99Millis,
-			double goalHeapBytes, String service) {
+			int selectors, long serverPid, long postgresPid, int drainSeconds, int openTimeoutSeconds,
+			double goalP99Millis, double goalHeapBytes, String service) {
 
 		static Options parse(String[] args) {
 			String tag = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(0, 6);
@@ -1132,9 +1131,10 @@ public class WatchLatency {
 					beyond == 0 ? "" : ", %d ids beyond the expected range".formatted(beyond)));
 		line(out, "drained", drained ? "every open watcher reached the last revision"
 				: "NOT every watcher reached the last revision within %d s".formatted(options.drainSeconds));
-		line(out, "latency from ack", "p50 %s, p99 %s, p99.9 %s, max %s  (%d of %d pairs arrived before the ack and count as 0)"
-			.formatted(millis(percentile(fromAck, 50)), millis(percentile(fromAck, 99)),
-					millis(percentile(fromAck, 99.9)), millis(last(fromAck)), beforeAck, n));
+		line(out, "latency from ack",
+				"p50 %s, p99 %s, p99.9 %s, max %s  (%d of %d pairs arrived before the ack and count as 0)".formatted(
+						millis(percentile(fromAck, 50)), millis(percentile(fromAck, 99)),
+						millis(percentile(fromAck, 99.9)), millis(last(fromAck)), beforeAck, n));
 		line(out, "latency from send", "p50 %s, p99 %s, p99.9 %s, max %s".formatted(millis(percentile(fromSend, 50)),
 				millis(percentile(fromSend, 99)), millis(percentile(fromSend, 99.9)), millis(last(fromSend))));
 		// How long one change takes to reach every watcher: the node writes the streams one
@@ -1439,9 +1439,9 @@ public class WatchLatency {
 			double seconds = (endedNanos - beganNanos) / 1e9;
 			StringBuilder out = new StringBuilder();
 			line(out, "server RSS", rss + " at the end of the measured window");
-			line(out, "CPU, measured", "%.1f s (first measured write to last event read): server JVM %.1f s (%.0f%% of one core), its PostgreSQL %.1f s, "
-				.formatted(seconds, serverEnd - serverBegin, 100 * (serverEnd - serverBegin) / seconds,
-						postgresEnd - postgresBegin)
+			line(out, "CPU, measured", ("%.1f s (first measured write to last event read): server JVM %.1f s "
+					+ "(%.0f%% of one core), its PostgreSQL %.1f s, ").formatted(seconds, serverEnd - serverBegin,
+							100 * (serverEnd - serverBegin) / seconds, postgresEnd - postgresBegin)
 					+ "this client %.1f s".formatted(selfEnd - selfBegin));
 			List<Map.Entry<String, Double>> busiest = new ArrayList<>();
 			threadsEnd.forEach((thread, end) -> busiest
