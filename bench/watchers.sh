@@ -72,63 +72,9 @@ log="${BENCH_SERVER_LOG:-$work/server.log}"
 server_pid=""
 generator_pid=""
 
-# Stops the server: SIGTERM, bounded wait, then SIGKILL. After a SIGKILL the embedded
-# PostgreSQL (a child process of its own) would outlive the JVM, so it is stopped too.
-stop_server() {
-	[[ -n "$server_pid" ]] || return 0
-	local pid="$server_pid" waited=0
-	server_pid=""
-	kill -TERM "$pid" 2>/dev/null || true
-	while kill -0 "$pid" 2>/dev/null && ((waited < stop_timeout * 10)); do
-		sleep 0.1
-		waited=$((waited + 1))
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		echo "server (pid $pid) did not stop within ${stop_timeout}s; killing it" >&2
-		kill -KILL "$pid" 2>/dev/null || true
-		wait "$pid" 2>/dev/null || true
-		local pg_pid
-		pg_pid="$(head -n1 "$data/postgres/postmaster.pid" 2>/dev/null || true)"
-		if [[ "$pg_pid" =~ ^[0-9]+$ ]] && kill -0 "$pg_pid" 2>/dev/null; then
-			kill -TERM "$pg_pid" 2>/dev/null || true
-			sleep 2
-			kill -KILL "$pg_pid" 2>/dev/null || true
-		fi
-	else
-		wait "$pid" 2>/dev/null || true
-		echo "server stopped in $(awk "BEGIN { printf \"%.1f\", $waited / 10 }") s"
-	fi
-}
-
-cleanup() {
-	local status=$?
-	trap - EXIT INT TERM
-	if [[ -n "$generator_pid" ]]; then
-		kill -TERM "$generator_pid" 2>/dev/null || true
-		wait "$generator_pid" 2>/dev/null || true
-	fi
-	stop_server
-	rm -rf "$work"
-	exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-free_port() {
-	local port
-	for _ in $(seq 1 100); do
-		port=$((20000 + RANDOM % 30000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-			echo "$port"
-			return 0
-		fi
-	done
-	echo "no free port found" >&2
-	return 1
-}
-
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# Stopping the node, cleanup on exit, a free port, a clock: shared with the other benchmarks.
+# shellcheck source=bench/node.sh
+source bench/node.sh
 
 start_server() {
 	local began=$(now_ms) deadline
