@@ -1,11 +1,29 @@
-# Shared by the benchmark scripts, which source it: stopping the node they started,
-# cleaning up on exit, a free loopback port and a clock in milliseconds. The sourcing
-# script sets server_pid, generator_pid, stop_timeout, data and work.
+# Shared by the benchmark scripts, which source it from the repository root: the JDK and
+# the jar to run (sets jar), stopping the node they started, cleaning up on exit, a free
+# loopback port and a clock in milliseconds. The sourcing script sets server_pid,
+# generator_pid, stop_timeout, data and work before it starts anything.
+
+if [[ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
+	export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
+	export PATH="$JAVA_HOME/bin:$PATH"
+fi
+
+jar="${BALLAST_JAR:-}"
+if [[ -z "$jar" ]]; then
+	shopt -s nullglob
+	jars=(target/ballast-*.jar)
+	shopt -u nullglob
+	jar="${jars[0]:-}"
+fi
+if [[ -z "$jar" || ! -f "$jar" ]]; then
+	echo "No Ballast jar found (${jar:-target/ballast-*.jar}). Build it first: ./mvnw -DskipTests package" >&2
+	exit 1
+fi
 
 # Stops the server: SIGTERM, bounded wait, then SIGKILL. After a SIGKILL the embedded
 # PostgreSQL (a child process of its own) would outlive the JVM, so it is stopped too.
 stop_server() {
-	[[ -n "$server_pid" ]] || return 0
+	[[ -n "${server_pid:-}" ]] || return 0
 	local pid="$server_pid" waited=0
 	server_pid=""
 	kill -TERM "$pid" 2>/dev/null || true
@@ -18,7 +36,7 @@ stop_server() {
 		kill -KILL "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 		local pg_pid
-		pg_pid="$(head -n1 "$data/postgres/postmaster.pid" 2>/dev/null || true)"
+		pg_pid="$(head -n1 "${data:-}/postgres/postmaster.pid" 2>/dev/null || true)"
 		if [[ "$pg_pid" =~ ^[0-9]+$ ]] && kill -0 "$pg_pid" 2>/dev/null; then
 			kill -TERM "$pg_pid" 2>/dev/null || true
 			sleep 2
@@ -33,12 +51,13 @@ stop_server() {
 cleanup() {
 	local status=$?
 	trap - EXIT INT TERM
-	if [[ -n "$generator_pid" ]]; then
+	# The trap is set when this file is sourced, before the script sets its variables.
+	if [[ -n "${generator_pid:-}" ]]; then
 		kill -TERM "$generator_pid" 2>/dev/null || true
 		wait "$generator_pid" 2>/dev/null || true
 	fi
 	stop_server
-	rm -rf "$work"
+	[[ -z "${work:-}" ]] || rm -rf "$work"
 	exit "$status"
 }
 trap cleanup EXIT

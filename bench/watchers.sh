@@ -28,22 +28,10 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
-if [[ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
-	export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-	export PATH="$JAVA_HOME/bin:$PATH"
-fi
-
-jar="${BALLAST_JAR:-}"
-if [[ -z "$jar" ]]; then
-	shopt -s nullglob
-	jars=(target/ballast-*.jar)
-	shopt -u nullglob
-	jar="${jars[0]:-}"
-fi
-if [[ -z "$jar" || ! -f "$jar" ]]; then
-	echo "No Ballast jar found (${jar:-target/ballast-*.jar}). Build it first: ./mvnw -DskipTests package" >&2
-	exit 1
-fi
+# The JDK, the jar, and stopping the node, cleanup on exit, a free port, a clock: shared
+# with the other benchmarks.
+# shellcheck source=bench/node.sh
+source bench/node.sh
 for tool in java jcmd curl; do
 	command -v "$tool" >/dev/null || { echo "$tool is required on PATH" >&2; exit 1; }
 done
@@ -72,9 +60,6 @@ log="${BENCH_SERVER_LOG:-$work/server.log}"
 server_pid=""
 generator_pid=""
 
-# Stopping the node, cleanup on exit, a free port, a clock: shared with the other benchmarks.
-# shellcheck source=bench/node.sh
-source bench/node.sh
 
 start_server() {
 	local began=$(now_ms) deadline
