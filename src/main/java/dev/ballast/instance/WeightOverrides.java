@@ -4,7 +4,6 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 import dev.ballast.weight.Weight;
 import org.slf4j.Logger;
@@ -28,20 +27,13 @@ public class WeightOverrides {
 
 	private final JdbcClient jdbc;
 
-	private final InstanceStore instances;
-
 	private final InstanceWrites writes;
-
-	private final ServiceStore services;
 
 	private final Clock clock;
 
-	WeightOverrides(JdbcClient jdbc, InstanceStore instances, InstanceWrites writes, ServiceStore services,
-			Clock clock) {
+	WeightOverrides(JdbcClient jdbc, InstanceWrites writes, Clock clock) {
 		this.jdbc = jdbc;
-		this.instances = instances;
 		this.writes = writes;
-		this.services = services;
 		this.clock = clock;
 	}
 
@@ -79,9 +71,7 @@ public class WeightOverrides {
 					Weight.of(rs.getInt(3))))
 			.list();
 		for (Due override : due) {
-			Optional<Instance> current = services.lock(override.service())
-				.flatMap(settings -> instances.lock(override.service(), override.id()));
-			current.ifPresent(instance -> {
+			writes.lock(override.service(), override.id()).ifPresent(instance -> {
 				writes.change(instance, instance.withWeight(override.revertTo()));
 				log.info("Weight override of {}/{} ended: weight back to {}", override.service(), override.id(),
 						override.revertTo().value());

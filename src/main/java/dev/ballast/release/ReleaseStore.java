@@ -76,6 +76,12 @@ class ReleaseStore {
 				timestamp(release.nextStepAt()), Timestamp.from(now), release.id());
 	}
 
+	Optional<Release> find(String service, long id) {
+		return jdbc.query("SELECT * FROM release WHERE service = ? AND id = ?", this::release, service, id)
+			.stream()
+			.findFirst();
+	}
+
 	/**
 	 * A release of the service, locked; the service row is locked first by the caller.
 	 */

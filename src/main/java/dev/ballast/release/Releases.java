@@ -127,12 +127,7 @@ class Releases {
 
 	@Transactional(readOnly = true)
 	ReleaseView get(ServiceName service, long id) {
-		return store.list(service.value())
-			.stream()
-			.filter(release -> release.id() == id)
-			.findFirst()
-			.map(ReleaseView::of)
-			.orElseThrow(() -> notFound(service, id));
+		return store.find(service.value(), id).map(ReleaseView::of).orElseThrow(() -> notFound(service, id));
 	}
 
 	@Transactional(readOnly = true)

@@ -198,10 +198,6 @@ class Feed implements SmartLifecycle {
 		}
 	}
 
-	int watchers() {
-		return watchers.size();
-	}
-
 	private ServiceFeed tracked(String service) {
 		ServiceFeed feed = feeds.get(service);
 		if (feed == null) {

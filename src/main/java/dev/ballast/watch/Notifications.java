@@ -42,17 +42,11 @@ class Notifications implements SmartLifecycle {
 
 	private volatile boolean running;
 
-	private volatile boolean connected;
-
 	private Thread thread;
 
 	Notifications(DataSource dataSource, Feed feed) {
 		this.dataSource = dataSource;
 		this.feed = feed;
-	}
-
-	boolean connected() {
-		return connected;
 	}
 
 	@Override
@@ -69,7 +63,6 @@ class Notifications implements SmartLifecycle {
 				try (Statement statement = connection.createStatement()) {
 					statement.execute("LISTEN " + ChangeLog.CHANNEL);
 				}
-				connected = true;
 				backoff = 100;
 				feed.catchUp();
 				receive(connection);
@@ -80,7 +73,6 @@ class Notifications implements SmartLifecycle {
 							backoff);
 				}
 			}
-			connected = false;
 			sleep(backoff / 2 + ThreadLocalRandom.current().nextLong(backoff));
 			backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
 		}
