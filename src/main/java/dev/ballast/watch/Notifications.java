@@ -4,12 +4,14 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import dev.ballast.database.Notified;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -20,9 +22,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * Listens on one dedicated connection for the change notifications of every node, and
- * pokes the feed with the services that changed. A dropped connection is reopened with
- * jittered exponential backoff; after each (re)connect the feed catches up, so a
- * notification lost meanwhile only delays an event.
+ * pokes the feed with the services that changed; other modules' channels
+ * ({@link Notified}) share the connection. A dropped connection is reopened with jittered
+ * exponential backoff; after each (re)connect the feed catches up, so a notification lost
+ * meanwhile only delays an event.
  */
 @Component
 class Notifications implements SmartLifecycle {
@@ -40,13 +43,16 @@ class Notifications implements SmartLifecycle {
 
 	private final Feed feed;
 
+	private final List<Notified> others;
+
 	private volatile boolean running;
 
 	private Thread thread;
 
-	Notifications(DataSource dataSource, Feed feed) {
+	Notifications(DataSource dataSource, Feed feed, List<Notified> others) {
 		this.dataSource = dataSource;
 		this.feed = feed;
+		this.others = others;
 	}
 
 	@Override
@@ -62,9 +68,13 @@ class Notifications implements SmartLifecycle {
 				connection.setAutoCommit(true);
 				try (Statement statement = connection.createStatement()) {
 					statement.execute("LISTEN " + ChangeLog.CHANNEL);
+					for (Notified other : others) {
+						statement.execute("LISTEN " + other.channel());
+					}
 				}
 				backoff = 100;
 				feed.catchUp();
+				others.forEach(Notified::connected);
 				receive(connection);
 			}
 			catch (SQLException | RuntimeException ex) {
@@ -87,9 +97,24 @@ class Notifications implements SmartLifecycle {
 			if (notifications != null && notifications.length > 0) {
 				Set<String> services = new LinkedHashSet<>();
 				for (PGNotification notification : notifications) {
-					services.add(notification.getParameter());
+					if (ChangeLog.CHANNEL.equals(notification.getName())) {
+						services.add(notification.getParameter());
+					}
 				}
-				feed.poke(services);
+				if (!services.isEmpty()) {
+					feed.poke(services);
+				}
+				for (Notified other : others) {
+					Set<String> payloads = new LinkedHashSet<>();
+					for (PGNotification notification : notifications) {
+						if (other.channel().equals(notification.getName())) {
+							payloads.add(notification.getParameter());
+						}
+					}
+					if (!payloads.isEmpty()) {
+						other.notified(payloads);
+					}
+				}
 				lastHeard = now;
 			}
 			else if (now - lastHeard > PING_NANOS) {

@@ -16,6 +16,8 @@ import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.HeaderParameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.servers.Server;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 
@@ -38,6 +40,8 @@ class OpenApiSetup {
 	private static final Set<String> ALWAYS_COMPLETE = Set.of("Instance", "InstanceList", "Service", "ServiceSummary",
 			"FieldError", "EjectionBudget", "Heartbeat", "SubscriberList", "Subscriber");
 
+	private static final String BEARER = "bearer";
+
 	/** Properties left out of a response when they have no value. */
 	private static final Set<String> OPTIONAL = Set.of("zone", "modeReason", "modeUntil", "unconfirmedSubscribers");
 
@@ -50,7 +54,12 @@ class OpenApiSetup {
 						+ "Every weight is a JSON integer from 0 to 10000 in every request and response.")
 				.license(new License().name("Proprietary")))
 			// A relative server keeps the document identical on every node and port.
-			.servers(List.of(new Server().url("/").description("This registry node")));
+			.servers(List.of(new Server().url("/").description("This registry node")))
+			.components(new Components().addSecuritySchemes(BEARER, new SecurityScheme().type(SecurityScheme.Type.HTTP)
+				.scheme("bearer")
+				.description("A token from POST /v1/tokens, or the first admin token (BALLAST_BOOTSTRAP_ADMIN_TOKEN "
+						+ "or <data-dir>/admin.token)")))
+			.addSecurityItem(new SecurityRequirement().addList(BEARER));
 	}
 
 	@Bean
@@ -75,6 +84,14 @@ class OpenApiSetup {
 					addProblem(operation, "400", "The body is not valid JSON");
 					addProblem(operation, "413", "The body is larger than 64 KiB");
 					addProblem(operation, "422", "The request does not match the schema");
+				}
+				if (path.startsWith("/v1/")) {
+					addProblem(operation, "401", "No token, or one that is unknown, deleted or expired");
+					addProblem(operation, "403", "The token lacks the role or the service scope");
+					if (method != PathItem.HttpMethod.GET) {
+						addProblem(operation, "429",
+								"The token's write rate limit is reached. Retry after Retry-After.");
+					}
 				}
 				addProblem(operation, "503",
 						"The database is unavailable; nothing was written. Retry after Retry-After.");

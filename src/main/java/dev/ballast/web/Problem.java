@@ -1,10 +1,15 @@
 package dev.ballast.web;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.servlet.http.HttpServletResponse;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.http.MediaType;
 
 /**
  * An RFC 9457 problem detail, as every refusal is answered.
@@ -31,6 +36,15 @@ public record Problem(@Schema(example = "https://ballast.dev/problems/invalid-re
 
 	public Problem(String type, String title, int status, String detail, String instance, List<FieldError> errors) {
 		this(type, title, status, detail, instance, errors, null);
+	}
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	/** Answers with this problem from a servlet filter, outside Spring MVC. */
+	public void send(HttpServletResponse response) throws IOException {
+		response.setStatus(status);
+		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+		JSON.writeValue(response.getOutputStream(), this);
 	}
 
 }

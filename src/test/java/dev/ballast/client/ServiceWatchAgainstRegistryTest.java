@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.ballast.support.Admin;
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
 import dev.ballast.support.RegistryTest;
@@ -37,6 +38,7 @@ class ServiceWatchAgainstRegistryTest {
 		try (ServiceWatch watch = ServiceWatch.builder(URI.create("http://127.0.0.1:" + port), http)
 			.services(service, other)
 			.subscriber("java-1")
+			.token(Admin.TOKEN)
 			.balanced()
 			.build()) {
 			watch.start();

@@ -248,19 +248,6 @@ class RegistrationTest {
 		assertThat(api.get(path("a")).status()).isEqualTo(404);
 	}
 
-	@Test
-	void servesRequestsThatCarryAnAuthorizationHeader() throws Exception {
-		api.put(path("a"), "{\"address\":\"10.0.0.1\",\"port\":80}");
-		var http = java.net.http.HttpClient.newHttpClient();
-		var request = java.net.http.HttpRequest
-			.newBuilder(java.net.URI.create("http://127.0.0.1:%d%s".formatted(port, path("a"))))
-			.header("Authorization", "Bearer anything")
-			.timeout(java.time.Duration.ofSeconds(10))
-			.build();
-
-		assertThat(http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
-	}
-
 	private int changeRows() {
 		return jdbc.sql("SELECT count(*) FROM change_log WHERE service = ?")
 			.param(service)

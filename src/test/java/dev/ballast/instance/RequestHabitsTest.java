@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import dev.ballast.support.Admin;
 import dev.ballast.support.Names;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class RequestHabitsTest {
 	void acceptsAChunkedBody() throws Exception {
 		String service = Names.service("chunked");
 		byte[] body = "{\"address\":\"h\",\"port\":80,\"weight\":7}".getBytes();
-		HttpRequest request = HttpRequest.newBuilder(uri("/v1/services/%s/instances/a".formatted(service)))
+		HttpRequest request = authorized(uri("/v1/services/%s/instances/a".formatted(service)))
 			.header("Content-Type", "application/json")
 			// No known length: the client sends it chunked.
 			.PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
@@ -44,13 +45,12 @@ class RequestHabitsTest {
 	void answersRequestsThatOfferAnH2cUpgrade() throws Exception {
 		String service = Names.service("h2c");
 		HttpClient http2 = http(HttpClient.Version.HTTP_2);
-		HttpResponse<String> put = http2
-			.send(HttpRequest.newBuilder(uri("/v1/services/%s/instances/a".formatted(service)))
-				.header("Content-Type", "application/json")
-				.PUT(HttpRequest.BodyPublishers.ofString("{\"address\":\"h\",\"port\":80}"))
-				.build(), HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> put = http2.send(authorized(uri("/v1/services/%s/instances/a".formatted(service)))
+			.header("Content-Type", "application/json")
+			.PUT(HttpRequest.BodyPublishers.ofString("{\"address\":\"h\",\"port\":80}"))
+			.build(), HttpResponse.BodyHandlers.ofString());
 		HttpResponse<String> get = http2.send(
-				HttpRequest.newBuilder(uri("/v1/services/%s/instances".formatted(service))).GET().build(),
+				authorized(uri("/v1/services/%s/instances".formatted(service))).GET().build(),
 				HttpResponse.BodyHandlers.ofString());
 		assertThat(put.statusCode()).isEqualTo(201);
 		assertThat(get.statusCode()).isEqualTo(200);
@@ -62,22 +62,26 @@ class RequestHabitsTest {
 		String service = Names.service("large");
 		String huge = "{\"address\":\"h\",\"port\":80,\"metadata\":{\"k\":\"" + "x".repeat(70_000) + "\"}}";
 		HttpResponse<String> declared = http(HttpClient.Version.HTTP_1_1)
-			.send(HttpRequest.newBuilder(uri("/v1/services/%s/instances/a".formatted(service)))
+			.send(authorized(uri("/v1/services/%s/instances/a".formatted(service)))
 				.header("Content-Type", "application/json")
 				.PUT(HttpRequest.BodyPublishers.ofString(huge))
 				.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(declared.statusCode()).isEqualTo(413);
 		assertThat(declared.body()).contains("65536");
 		HttpResponse<String> chunked = http(HttpClient.Version.HTTP_1_1)
-			.send(HttpRequest.newBuilder(uri("/v1/services/%s/instances/a".formatted(service)))
+			.send(authorized(uri("/v1/services/%s/instances/a".formatted(service)))
 				.header("Content-Type", "application/json")
 				.PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(huge.getBytes())))
 				.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(chunked.statusCode()).isEqualTo(413);
 		assertThat(http(HttpClient.Version.HTTP_1_1)
-			.send(HttpRequest.newBuilder(uri("/v1/services/%s/instances".formatted(service))).GET().build(),
+			.send(authorized(uri("/v1/services/%s/instances".formatted(service))).GET().build(),
 					HttpResponse.BodyHandlers.ofString())
 			.statusCode()).as("nothing was written").isEqualTo(404);
+	}
+
+	private static HttpRequest.Builder authorized(URI uri) {
+		return HttpRequest.newBuilder(uri).header("Authorization", Admin.HEADER);
 	}
 
 	private URI uri(String path) {

@@ -29,13 +29,22 @@ public final class Api {
 
 	private final boolean contractChecked;
 
-	private Api(String base, boolean contractChecked) {
+	private final String token;
+
+	private Api(String base, boolean contractChecked, String token) {
 		this.base = base;
 		this.contractChecked = contractChecked;
+		this.token = token;
 	}
 
+	/** A client sending the tests' admin token. */
 	public static Api on(int port) {
-		return new Api("http://127.0.0.1:" + port, true);
+		return new Api("http://127.0.0.1:" + port, true, Admin.TOKEN);
+	}
+
+	/** The same client with another token, or with none when {@code token} is null. */
+	public Api as(String token) {
+		return new Api(base, contractChecked, token);
 	}
 
 	/**
@@ -43,7 +52,7 @@ public final class Api {
 	 * itself.
 	 */
 	public static Api unchecked(int port) {
-		return new Api("http://127.0.0.1:" + port, false);
+		return new Api("http://127.0.0.1:" + port, false, Admin.TOKEN);
 	}
 
 	public Reply get(String path) {
@@ -79,6 +88,9 @@ public final class Api {
 					json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
 		if (json != null) {
 			request.header("Content-Type", "application/json");
+		}
+		if (token != null && !headers.containsKey("Authorization")) {
+			request.header("Authorization", "Bearer " + token);
 		}
 		headers.forEach(request::header);
 		try {

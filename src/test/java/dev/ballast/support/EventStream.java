@@ -48,7 +48,8 @@ public final class EventStream implements AutoCloseable {
 	/** Opens a stream; {@code lastEventId} may be null. */
 	public static EventStream open(int port, String path, String lastEventId) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-			.header("Accept", "text/event-stream");
+			.header("Accept", "text/event-stream")
+			.header("Authorization", Admin.HEADER);
 		if (lastEventId != null) {
 			request.header("Last-Event-ID", lastEventId);
 		}

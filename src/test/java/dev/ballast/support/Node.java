@@ -40,7 +40,8 @@ public final class Node implements AutoCloseable {
 		int port = freePort();
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar,
-						"--server.port=" + port, "--server.address=127.0.0.1", "--ballast.data-dir=" + dataDir));
+						"--server.port=" + port, "--server.address=127.0.0.1", "--ballast.data-dir=" + dataDir,
+						"--" + Admin.bootstrapProperty()));
 		command.addAll(List.of(extraArgs));
 		long started = System.nanoTime();
 		try {

@@ -23,9 +23,9 @@ public final class OtherNode implements AutoCloseable {
 
 	public static OtherNode start(String... properties) {
 		TestDatabase.Server db = TestDatabase.server();
-		List<String> all = new ArrayList<>(
-				List.of("server.port=0", "spring.datasource.url=" + db.url(), "spring.datasource.username=" + db.user(),
-						"spring.datasource.password=" + db.password(), "spring.jmx.enabled=false"));
+		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.datasource.url=" + db.url(),
+				"spring.datasource.username=" + db.user(), "spring.datasource.password=" + db.password(),
+				"spring.jmx.enabled=false", Admin.bootstrapProperty()));
 		all.addAll(List.of(properties));
 		// As command-line arguments, they win over application.yml (server.port above
 		// all).

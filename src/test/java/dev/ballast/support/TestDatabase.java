@@ -25,7 +25,7 @@ public final class TestDatabase implements ApplicationContextInitializer<Configu
 		Server db = server();
 		TestPropertyValues
 			.of("spring.datasource.url=" + db.url(), "spring.datasource.username=" + db.user(),
-					"spring.datasource.password=" + db.password())
+					"spring.datasource.password=" + db.password(), Admin.bootstrapProperty())
 			.applyTo(context);
 	}
 

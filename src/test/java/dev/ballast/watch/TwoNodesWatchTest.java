@@ -17,6 +17,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
+import dev.ballast.support.Admin;
 import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
 import dev.ballast.support.EventStream.Event;
@@ -273,7 +274,8 @@ class TwoNodesWatchTest {
 			slow.setReceiveBufferSize(4096);
 			slow.connect(new InetSocketAddress("127.0.0.1", small.port()), 5000);
 			slow.getOutputStream()
-				.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+				.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nAuthorization: "
+						+ Admin.HEADER + "\r\n\r\n")
 					.getBytes(StandardCharsets.US_ASCII));
 			try (EventStream fast = EventStream.open(small.port(), path, null)) {
 				assertThat(fast.nextEvent(SOON).name()).isEqualTo("snapshot");

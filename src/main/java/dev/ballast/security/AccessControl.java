@@ -1,0 +1,90 @@
+package dev.ballast.security;
+
+import java.io.IOException;
+import java.util.Optional;
+
+import dev.ballast.web.Problem;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpHeaders;
+import org.springframework.security.authorization.AuthorizationDecision;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+
+/**
+ * The registry's one security filter chain: stateless bearer tokens (no sessions, no
+ * cookies, hence no CSRF), the access rules of {@link AccessRules}, the per-token write
+ * limit, and problem details for 401 and 403 that say what was missing.
+ */
+@Configuration(proxyBeanMethods = false)
+class AccessControl {
+
+	@Bean
+	SecurityFilterChain registryAccess(HttpSecurity http, Tokens tokens, RateLimitSettings limits, MeterRegistry meters)
+			throws Exception {
+		return http.csrf(AbstractHttpConfigurer::disable)
+			.httpBasic(AbstractHttpConfigurer::disable)
+			.formLogin(AbstractHttpConfigurer::disable)
+			.logout(AbstractHttpConfigurer::disable)
+			.requestCache(AbstractHttpConfigurer::disable)
+			.sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+			.addFilterBefore(new BearerTokens(tokens), AnonymousAuthenticationFilter.class)
+			.addFilterAfter(new WriteLimits(limits, meters), AuthorizationFilter.class)
+			// An async or error dispatch continues a request that was authorized already.
+			.authorizeHttpRequests(
+					requests -> requests.dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR)
+						.permitAll()
+						.anyRequest()
+						.access((authentication, context) -> decide(authentication.get(), context.getRequest())))
+			.exceptionHandling(failures -> failures.authenticationEntryPoint((request, response, ex) -> {
+				response.setHeader(HttpHeaders.WWW_AUTHENTICATE, BearerTokens.CHALLENGE);
+				new Problem("https://ballast.dev/problems/unauthenticated", "A valid bearer token is needed", 401,
+						"this call needs a token: send \"Authorization: Bearer <token>\"", request.getRequestURI(),
+						null)
+					.send(response);
+			}).accessDeniedHandler((request, response, ex) -> forbidden(request, response)))
+			.build();
+	}
+
+	private static AuthorizationDecision decide(Authentication authentication, HttpServletRequest request) {
+		Optional<AccessRules.Match> match = AccessRules.match(request);
+		if (match.isEmpty()) {
+			return new AuthorizationDecision(false);
+		}
+		AccessRules.Match needed = match.get();
+		if (needed.need() == Need.NOTHING) {
+			return new AuthorizationDecision(true);
+		}
+		return new AuthorizationDecision(
+				authentication instanceof Caller caller && needed.need().metBy(caller.token(), needed.service()));
+	}
+
+	private static void forbidden(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		String call = request.getMethod() + " " + request.getRequestURI();
+		String caller = SecurityContextHolder.getContext().getAuthentication() instanceof Caller known
+				? describe(known.token()) : "this token";
+		String detail = AccessRules.match(request)
+			.map(match -> "%s may not call %s: it needs %s".formatted(caller, call, match.need().description()))
+			.orElse("no token may call %s: the registry serves nothing there".formatted(call));
+		new Problem("https://ballast.dev/problems/forbidden", "The token may not do this", 403, detail,
+				request.getRequestURI(), null)
+			.send(response);
+	}
+
+	private static String describe(Token token) {
+		String scope = token.scope() == null ? "" : " for " + String.join(", ", token.scope().patterns());
+		return "token \"%s\" (%s%s)".formatted(token.name(), token.role().json(), scope);
+	}
+
+}

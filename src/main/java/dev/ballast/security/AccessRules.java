@@ -1,0 +1,91 @@
+package dev.ballast.security;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.springframework.http.server.PathContainer;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+
+/**
+ * Which calls need which role, written out call by call. A call no rule names is refused
+ * to everyone, so a new endpoint stays closed until it is given a rule here (and the role
+ * matrix test, which lists every endpoint, fails until it is).
+ */
+final class AccessRules {
+
+	private static final Set<String> READ = Set.of("GET", "HEAD");
+
+	private static final List<Rule> RULES = List.of(
+			// Probes and the Swagger UI page. The OpenAPI document is open too: the page
+			// needs it before its Authorize button exists, and it is the published
+			// contract, holding no registry data.
+			rule(READ, "/actuator/health", Need.NOTHING), rule(READ, "/actuator/health/**", Need.NOTHING),
+			rule(READ, "/swagger-ui.html", Need.NOTHING), rule(READ, "/swagger-ui/**", Need.NOTHING),
+			rule(READ, "/v3/api-docs", Need.NOTHING), rule(READ, "/v3/api-docs/**", Need.NOTHING),
+			rule(READ, "/actuator/prometheus", Need.READER),
+
+			rule(READ, "/v1/services", Need.READER), rule(READ, "/v1/services/{service}", Need.READER),
+			rule(READ, "/v1/services/{service}/instances", Need.READER),
+			rule(READ, "/v1/services/{service}/instances/{id}", Need.READER),
+			rule(READ, "/v1/services/{service}/watch", Need.READER), rule(READ, "/v1/watch", Need.READER),
+			rule(READ, "/v1/services/{service}/subscribers", Need.READER),
+			rule(READ, "/v1/services/{service}/releases", Need.READER),
+			rule(READ, "/v1/services/{service}/releases/{id}", Need.READER),
+			// A balancer confirms what it applied: part of reading a service.
+			rule(Set.of("POST"), "/v1/services/{service}/subscribers/{subscriber}/ack", Need.READER),
+
+			rule(Set.of("PUT", "DELETE"), "/v1/services/{service}/instances/{id}", Need.REGISTRANT),
+			rule(Set.of("POST"), "/v1/services/{service}/instances/{id}/heartbeat", Need.REGISTRANT),
+
+			rule(Set.of("PATCH"), "/v1/services/{service}", Need.OPERATOR),
+			rule(Set.of("PATCH"), "/v1/services/{service}/instances/{id}", Need.OPERATOR),
+			rule(Set.of("POST"), "/v1/services/{service}/instances/{id}/drain", Need.OPERATOR),
+			rule(Set.of("POST"), "/v1/services/{service}/instances/{id}/serve", Need.OPERATOR),
+			rule(Set.of("POST"), "/v1/services/{service}/instances/{id}/maintenance", Need.OPERATOR),
+			rule(Set.of("POST"), "/v1/services/{service}/drains", Need.OPERATOR),
+			rule(Set.of("POST"), "/v1/services/{service}/releases", Need.OPERATOR),
+			rule(Set.of("POST"), "/v1/services/{service}/releases/{id}/advance", Need.OPERATOR),
+			rule(Set.of("POST"), "/v1/services/{service}/releases/{id}/promote", Need.OPERATOR),
+			rule(Set.of("POST"), "/v1/services/{service}/releases/{id}/abort", Need.OPERATOR),
+			rule(READ, "/v1/audit", Need.OPERATOR),
+
+			rule(Set.of("GET", "HEAD", "POST"), "/v1/tokens", Need.ADMIN),
+			rule(Set.of("DELETE"), "/v1/tokens/{id}", Need.ADMIN));
+
+	private AccessRules() {
+	}
+
+	/**
+	 * What the request needs, and the service it addresses; empty when no rule covers it.
+	 */
+	static Optional<Match> match(HttpServletRequest request) {
+		PathContainer path = PathContainer.parsePath(request.getRequestURI());
+		for (Rule rule : RULES) {
+			if (rule.methods().contains(request.getMethod())) {
+				PathPattern.PathMatchInfo info = rule.pattern().matchAndExtract(path);
+				if (info != null) {
+					Map<String, String> variables = info.getUriVariables();
+					return Optional.of(new Match(rule.need(), variables.get("service")));
+				}
+			}
+		}
+		return Optional.empty();
+	}
+
+	private static Rule rule(Set<String> methods, String pattern, Need need) {
+		return new Rule(methods, PathPatternParser.defaultInstance.parse(pattern), need);
+	}
+
+	private record Rule(Set<String> methods, PathPattern pattern, Need need) {
+	}
+
+	/** A request's need, and the service in its path (or null). */
+	record Match(Need need, String service) {
+	}
+
+}

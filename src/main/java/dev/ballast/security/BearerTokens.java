@@ -1,0 +1,79 @@
+package dev.ballast.security;
+
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Optional;
+
+import dev.ballast.web.Problem;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.security.core.context.SecurityContext;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Authenticates {@code Authorization: Bearer <token>} against the tokens held in memory.
+ * A request without the header goes on unauthenticated (the access rules then ask for a
+ * token); a header that is malformed, or names a token that is unknown, deleted or
+ * expired, is refused with 401 at once, even where no token is needed, because a client
+ * sending a dead token wants to know.
+ */
+final class BearerTokens extends OncePerRequestFilter {
+
+	static final String CHALLENGE = "Bearer realm=\"ballast\"";
+
+	private static final String SCHEME = "bearer ";
+
+	private final Tokens tokens;
+
+	BearerTokens(Tokens tokens) {
+		this.tokens = tokens;
+	}
+
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+		if (header == null) {
+			chain.doFilter(request, response);
+			return;
+		}
+		Optional<String> secret = secret(header);
+		Optional<Token> token = secret.flatMap(tokens::authenticate);
+		if (token.isEmpty()) {
+			refuse(request, response, secret.isEmpty() ? "the Authorization header must be \"Bearer <token>\""
+					: "the bearer token is unknown, deleted or expired");
+			return;
+		}
+		SecurityContext context = SecurityContextHolder.createEmptyContext();
+		context.setAuthentication(new Caller(token.get()));
+		SecurityContextHolder.setContext(context);
+		try {
+			chain.doFilter(request, response);
+		}
+		finally {
+			SecurityContextHolder.clearContext();
+		}
+	}
+
+	private static Optional<String> secret(String header) {
+		if (header.length() <= SCHEME.length()
+				|| !header.substring(0, SCHEME.length()).toLowerCase(Locale.ROOT).equals(SCHEME)) {
+			return Optional.empty();
+		}
+		String secret = header.substring(SCHEME.length()).strip();
+		return secret.isEmpty() ? Optional.empty() : Optional.of(secret);
+	}
+
+	static void refuse(HttpServletRequest request, HttpServletResponse response, String detail) throws IOException {
+		response.setHeader(HttpHeaders.WWW_AUTHENTICATE, CHALLENGE + ", error=\"invalid_token\"");
+		new Problem("https://ballast.dev/problems/unauthenticated", "A valid bearer token is needed", 401, detail,
+				request.getRequestURI(), null)
+			.send(response);
+	}
+
+}

@@ -1,0 +1,36 @@
+package dev.ballast.security;
+
+import org.springframework.security.authentication.AbstractAuthenticationToken;
+import org.springframework.security.core.authority.SimpleGrantedAuthority;
+
+/** An authenticated request: the token that made it, with its roles as authorities. */
+final class Caller extends AbstractAuthenticationToken {
+
+	private final Token token;
+
+	Caller(Token token) {
+		super(token.role().granted().stream().map(role -> new SimpleGrantedAuthority("ROLE_" + role.name())).toList());
+		this.token = token;
+		setAuthenticated(true);
+	}
+
+	Token token() {
+		return token;
+	}
+
+	@Override
+	public Object getCredentials() {
+		return "";
+	}
+
+	@Override
+	public Object getPrincipal() {
+		return token.name();
+	}
+
+	@Override
+	public String getName() {
+		return token.name();
+	}
+
+}

@@ -1,0 +1,7 @@
+/**
+ * Who may do what: bearer tokens (random secrets, kept only as hashes), their roles
+ * ({@code admin} ⊃ {@code operator} ⊃ {@code reader}, and {@code registrant} scoped to
+ * service-name patterns), the first admin token, and the per-token write rate limit.
+ * Everything but health probes and the Swagger UI page needs a token.
+ */
+package dev.ballast.security;
