@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /** A registry node run from the packaged jar as its own process, as operators run it. */
 public final class Node implements AutoCloseable {
@@ -40,8 +41,12 @@ public final class Node implements AutoCloseable {
 		int port = freePort();
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar,
-						"--server.port=" + port, "--server.address=127.0.0.1", "--ballast.data-dir=" + dataDir,
-						"--" + Admin.bootstrapProperty()));
+						"--server.port=" + port, "--server.address=127.0.0.1", "--ballast.data-dir=" + dataDir));
+		// A test may give its own bootstrap token (or an empty one, for a generated
+		// token).
+		if (Stream.of(extraArgs).noneMatch(arg -> arg.startsWith("--BALLAST_BOOTSTRAP_ADMIN_TOKEN="))) {
+			command.add("--" + Admin.bootstrapProperty());
+		}
 		command.addAll(List.of(extraArgs));
 		long started = System.nanoTime();
 		try {
