@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @RegistryTest
 @TestPropertySource(properties = { "ballast.lease.scheduled=false", "ballast.lease.pause-tolerance=1h",
-		"ballast.watch.scheduled=false", "ballast.release.scheduled=false" })
+		"ballast.watch.scheduled=false", "ballast.release.scheduled=false", "ballast.audit.scheduled=false" })
 class LeaseExpiryTest {
 
 	static final MutableClock CLOCK = new MutableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
