@@ -91,6 +91,25 @@ class AuditLogTest {
 	}
 
 	@Test
+	void theEndOfATimedWeightEditIsTheRegistrysOwnEvent() {
+		Api api = Api.on(port);
+		String service = Names.service("audit-revert");
+		String a = "/v1/services/%s/instances/a".formatted(service);
+		api.put(a, INSTANCE.formatted(""));
+		String until = Instant.now().plus(Duration.ofSeconds(1)).toString();
+		assertThat(api.patch(a, "{\"weight\":10,\"until\":\"%s\"}".formatted(until)).status()).isEqualTo(200);
+
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(20))
+			.until(() -> events(api, "service=" + service).getFirst().get("action").asString(),
+					"instance.weight-revert"::equals);
+		JsonNode reverted = events(api, "service=" + service).getFirst();
+		assertThat(reverted.get("tokenId").asString()).isEqualTo("system");
+		assertThat(reverted.get("before").get("weight").asInt()).isEqualTo(10);
+		assertThat(reverted.get("after").get("weight").asInt()).isEqualTo(100);
+	}
+
+	@Test
 	void aNormalizedWeightIsRecordedByItsPointer() {
 		Api api = Api.on(port);
 		String service = Names.service("audit-norm");
