@@ -4,6 +4,9 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.ballast.audit.Action;
+import dev.ballast.audit.AuditEntry;
+import dev.ballast.audit.AuditTrail;
 import dev.ballast.web.InvalidRequestException;
 import dev.ballast.web.JsonMergePatch;
 import dev.ballast.web.NotFoundException;
@@ -40,10 +43,13 @@ class InstanceEdits {
 
 	private final WeightOverrides overrides;
 
+	private final AuditTrail audit;
+
 	InstanceEdits(ServiceStore services, InstanceStore instances, WeightFields weights, RequestReader reader,
 			ObjectMapper json, InstanceWrites writes, ApplicationEventPublisher events, Clock clock,
-			WeightOverrides overrides) {
+			WeightOverrides overrides, AuditTrail audit) {
 		this.overrides = overrides;
+		this.audit = audit;
 		this.services = services;
 		this.instances = instances;
 		this.weights = weights;
@@ -93,10 +99,11 @@ class InstanceEdits {
 				overrides.clear(service, id);
 			}
 		}
-		if (candidate.sameRegistrationAs(current)) {
-			return new Edited<>(InstanceView.of(current), normalized);
-		}
-		return new Edited<>(InstanceView.of(writes.save(candidate)), normalized);
+		InstanceView after = InstanceView.of(candidate.sameRegistrationAs(current) ? current : writes.save(candidate));
+		audit.record(AuditEntry.of(Action.INSTANCE_EDIT, service.value(), id.value(), InstanceView.of(current), after)
+			.withNormalizations(normalized)
+			.withDetail("until", edit.until()));
+		return new Edited<>(after, normalized);
 	}
 
 	/** Applies a merge patch of the service settings. */
@@ -116,6 +123,9 @@ class InstanceEdits {
 		ServiceSettings candidate = new ServiceSettings(service, edit.weightPolicy(), defaultWeight,
 				edit.leaseTtlSeconds(), edit.maxUnroutablePercent(), edit.maxEjectionPercent(), current.revision());
 		if (candidate.sameSettingsAs(current)) {
+			audit.record(AuditEntry
+				.of(Action.SERVICE_EDIT, service.value(), null, SettingsView.of(current), SettingsView.of(current))
+				.withNormalizations(normalized));
 			return new Edited<>(ServiceView.of(current, services.counts(service)), normalized);
 		}
 		long revision = services.nextRevision(service);
@@ -124,6 +134,9 @@ class InstanceEdits {
 				revision);
 		services.update(stored);
 		events.publishEvent(new ServiceChanged(service, revision, SettingsView.of(stored), clock.instant()));
+		audit.record(AuditEntry
+			.of(Action.SERVICE_EDIT, service.value(), null, SettingsView.of(current), SettingsView.of(stored))
+			.withNormalizations(normalized));
 		return new Edited<>(ServiceView.of(stored, services.counts(service)), normalized);
 	}
 

@@ -5,6 +5,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
+import dev.ballast.audit.Action;
+import dev.ballast.audit.AuditEntry;
+import dev.ballast.audit.AuditTrail;
 import dev.ballast.weight.Weight;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,11 +32,14 @@ public class WeightOverrides {
 
 	private final InstanceWrites writes;
 
+	private final AuditTrail audit;
+
 	private final Clock clock;
 
-	WeightOverrides(JdbcClient jdbc, InstanceWrites writes, Clock clock) {
+	WeightOverrides(JdbcClient jdbc, InstanceWrites writes, AuditTrail audit, Clock clock) {
 		this.jdbc = jdbc;
 		this.writes = writes;
+		this.audit = audit;
 		this.clock = clock;
 	}
 
@@ -72,7 +78,9 @@ public class WeightOverrides {
 			.list();
 		for (Due override : due) {
 			writes.lock(override.service(), override.id()).ifPresent(instance -> {
-				writes.change(instance, instance.withWeight(override.revertTo()));
+				Instance reverted = writes.change(instance, instance.withWeight(override.revertTo()));
+				audit.recordSystem(AuditEntry.of(Action.INSTANCE_WEIGHT_REVERT, override.service().value(),
+						override.id().value(), InstanceView.of(instance), InstanceView.of(reverted)));
 				log.info("Weight override of {}/{} ended: weight back to {}", override.service(), override.id(),
 						override.revertTo().value());
 			});

@@ -11,8 +11,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.ballast.audit.Action;
+import dev.ballast.audit.AuditEntry;
+import dev.ballast.audit.AuditTrail;
 import dev.ballast.instance.Health;
 import dev.ballast.instance.Instance;
+import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.InstanceWrites;
 import dev.ballast.instance.ServiceName;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -45,9 +49,13 @@ class LeaseSweeper {
 
 	private final MeterRegistry meters;
 
+	private final AuditTrail audit;
+
 	private final Map<String, AtomicInteger> held = new ConcurrentHashMap<>();
 
-	LeaseSweeper(LeaseStore store, InstanceWrites writes, LeaseSettings settings, Clock clock, MeterRegistry meters) {
+	LeaseSweeper(LeaseStore store, InstanceWrites writes, LeaseSettings settings, Clock clock, MeterRegistry meters,
+			AuditTrail audit) {
+		this.audit = audit;
 		this.store = store;
 		this.writes = writes;
 		this.settings = settings;
@@ -107,10 +115,17 @@ class LeaseSweeper {
 			}
 			if (instance.ejected()) {
 				writes.remove(instance);
+				audit.recordSystem(AuditEntry.of(Action.INSTANCE_REMOVE, service.value(), instance.id().value(),
+						InstanceView.of(instance), null));
 				removed++;
 			}
 			else if (eject || (hold && instance.health() == Health.PASSING)) {
-				writes.save(instance.expired(eject));
+				Instance stored = writes.save(instance.expired(eject));
+				audit.recordSystem(
+						AuditEntry
+							.of(Action.INSTANCE_EXPIRE, service.value(), instance.id().value(),
+									InstanceView.of(instance), InstanceView.of(stored))
+							.withDetail("ejected", eject));
 				expired += instance.health() == Health.PASSING ? 1 : 0;
 				ejected += eject ? 1 : 0;
 			}

@@ -8,10 +8,14 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import dev.ballast.audit.Action;
+import dev.ballast.audit.AuditEntry;
+import dev.ballast.audit.AuditTrail;
 import dev.ballast.instance.Instance;
 import dev.ballast.instance.InstanceId;
 import dev.ballast.instance.InstanceView;
@@ -56,11 +60,14 @@ class ModeChanges {
 
 	private final MeterRegistry meters;
 
+	private final AuditTrail audit;
+
 	private final Clock clock;
 
 	ModeChanges(InstanceWrites writes, ModeSchedule schedule, ModeSteps steps, ReleaseSettings settings,
-			DrainSettings drain, MeterRegistry meters, Clock clock) {
+			DrainSettings drain, MeterRegistry meters, AuditTrail audit, Clock clock) {
 		this.drain = drain;
+		this.audit = audit;
 		this.writes = writes;
 		this.schedule = schedule;
 		this.steps = steps;
@@ -106,7 +113,7 @@ class ModeChanges {
 		List<Instance> starting = targets.stream()
 			.filter(target -> target.mode() != Mode.DRAINING && target.mode() != Mode.DRAINED)
 			.toList();
-		guard(locked, starting, Boolean.TRUE.equals(force), "draining");
+		boolean overridden = guard(locked, starting, Boolean.TRUE.equals(force), "draining");
 		Duration duration = durationSeconds == null ? settings.defaultDrain() : Duration.ofSeconds(durationSeconds);
 		Instant now = clock.instant();
 		Map<String, InstanceView> results = new LinkedHashMap<>();
@@ -121,6 +128,14 @@ class ModeChanges {
 					now.plus(duration).plus(drain.confirmTimeout()), null, now);
 			results.put(target.id().value(), InstanceView.of(steps.advance(step, draining, now)));
 		}
+		for (Instance target : targets) {
+			audit.record(AuditEntry
+				.of(Action.INSTANCE_DRAIN, service.value(), target.id().value(), InstanceView.of(target),
+						results.get(target.id().value()))
+				.withForce(Boolean.TRUE.equals(force))
+				.withDetail("durationSeconds", duration.toSeconds())
+				.withDetail("guardOverridden", overridden ? true : null));
+		}
 		return List.copyOf(results.values());
 	}
 
@@ -130,20 +145,29 @@ class ModeChanges {
 	@Transactional
 	InstanceView serve(ServiceName service, InstanceId id, ServeRequest request) {
 		Instance target = lockOne(service, id);
-		if (target.mode() == Mode.SERVING || target.mode() == Mode.WARMING) {
-			return InstanceView.of(target);
-		}
-		schedule.remove(service.value(), id.value());
 		Duration warmup = request.warmupSeconds() == null ? settings.defaultWarmup()
 				: Duration.ofSeconds(request.warmupSeconds());
+		InstanceView served = InstanceView.of(serve(target, warmup));
+		audit.record(AuditEntry.of(Action.INSTANCE_SERVE, service.value(), id.value(), InstanceView.of(target), served)
+			.withDetail("warmupSeconds", warmup.toSeconds()));
+		return served;
+	}
+
+	private Instance serve(Instance target, Duration warmup) {
+		if (target.mode() == Mode.SERVING || target.mode() == Mode.WARMING) {
+			return target;
+		}
+		ServiceName service = target.service();
+		InstanceId id = target.id();
+		schedule.remove(service.value(), id.value());
 		if (warmup.isZero() || target.weight().value() == 0) {
-			return InstanceView.of(writes.change(target, target.inMode(Mode.SERVING, target.weight(), null)));
+			return writes.change(target, target.inMode(Mode.SERVING, target.weight(), null));
 		}
 		Instant now = clock.instant();
 		Instance warming = writes.change(target, target.inMode(Mode.WARMING, Weight.of(1), null));
 		ScheduledStep step = new ScheduledStep(service.value(), id.value(), ScheduledStep.Kind.WARM, 1, now, warmup,
 				settings.stepInterval(), null, null, null, now);
-		return InstanceView.of(steps.advance(step, warming, now));
+		return steps.advance(step, warming, now);
 	}
 
 	/** Takes an instance out at once, for a reason, optionally until a time. */
@@ -161,20 +185,27 @@ class ModeChanges {
 			.orElseThrow(
 					() -> new NotFoundException("instance %s of service %s is not registered".formatted(id, service)));
 		ModeDetail detail = ModeDetail.maintenance(request.reason(), request.until());
+		boolean force = Boolean.TRUE.equals(request.force());
+		AuditEntry entry = AuditEntry
+			.of(Action.INSTANCE_MAINTENANCE, service.value(), id.value(), InstanceView.of(target), null)
+			.withForce(force);
 		if (target.mode() == Mode.MAINTENANCE && detail.equals(target.detail())) {
+			audit.record(entry.withAfter(InstanceView.of(target)));
 			return InstanceView.of(target);
 		}
-		guard(locked, List.of(target), Boolean.TRUE.equals(request.force()), "maintenance of");
+		boolean overridden = guard(locked, List.of(target), force, "maintenance of");
 		schedule.remove(service.value(), id.value());
 		Instance stored = writes.change(target, target.inMode(Mode.MAINTENANCE, Weight.ZERO, detail));
 		if (request.until() != null) {
 			schedule.put(new ScheduledStep(service.value(), id.value(), ScheduledStep.Kind.END_MAINTENANCE, 0, now,
 					Duration.ZERO, settings.stepInterval(), null, null, null, request.until()));
 		}
+		audit.record(entry.withAfter(InstanceView.of(stored)).withDetail("guardOverridden", overridden ? true : null));
 		return InstanceView.of(stored);
 	}
 
-	private void guard(LockedService locked, List<Instance> taken, boolean force, String action) {
+	/** Refuses a breach of the budget unless forced; returns whether it forced one. */
+	private boolean guard(LockedService locked, List<Instance> taken, boolean force, String action) {
 		Set<String> proposed = taken.stream().map(instance -> instance.id().value()).collect(Collectors.toSet());
 		List<UnroutableBudget.Member> members = locked.instances()
 			.stream()
@@ -182,19 +213,23 @@ class ModeChanges {
 					instance.weight().value(), instance.heldOut()))
 			.toList();
 		int limit = locked.settings().maxUnroutablePercent();
-		UnroutableBudget.check(members, proposed, limit).ifPresent(breach -> {
-			String service = locked.settings().name().value();
-			String detail = explain(service, action, proposed, breach);
-			if (!force) {
-				throw new GuardBreachException(detail, figures(breach));
-			}
-			Counter.builder("ballast.guard.forced")
-				.description("Operator actions that overrode the unroutable budget with force")
-				.tag("service", service)
-				.register(meters)
-				.increment();
-			log.warn("FORCED past the guard: {}", detail);
-		});
+		Optional<Breach> found = UnroutableBudget.check(members, proposed, limit);
+		if (found.isEmpty()) {
+			return false;
+		}
+		Breach breach = found.get();
+		String service = locked.settings().name().value();
+		String detail = explain(service, action, proposed, breach);
+		if (!force) {
+			throw new GuardBreachException(detail, figures(breach));
+		}
+		Counter.builder("ballast.guard.forced")
+			.description("Operator actions that overrode the unroutable budget with force")
+			.tag("service", service)
+			.register(meters)
+			.increment();
+		log.warn("FORCED past the guard: {}", detail);
+		return true;
 	}
 
 	private static String explain(String service, String action, Set<String> proposed, Breach breach) {

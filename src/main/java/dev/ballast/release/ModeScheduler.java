@@ -4,7 +4,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
+import dev.ballast.audit.Action;
+import dev.ballast.audit.AuditEntry;
+import dev.ballast.audit.AuditTrail;
+import dev.ballast.instance.Instance;
 import dev.ballast.instance.InstanceId;
+import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.InstanceWrites;
 import dev.ballast.instance.ServiceName;
 
@@ -15,7 +20,10 @@ import org.springframework.transaction.annotation.Transactional;
  * Applies due steps of the mode schedule. Its transaction first takes an advisory lock,
  * so one node at a time runs it, and takes the due rows with SKIP LOCKED; a step, its
  * change event and the next row commit together. After a restart, or when the node that
- * ran it is gone, the next node to tick picks the schedule up where it was.
+ * ran it is gone, the next node to tick picks the schedule up where it was. A step that
+ * ends a mode (a drain complete, a warm-up done, maintenance over) is audited as the
+ * registry's own change; the ramp steps between are not, being many and foretold by the
+ * request that started them.
  */
 @Component
 class ModeScheduler {
@@ -33,8 +41,12 @@ class ModeScheduler {
 
 	private final Releases releases;
 
-	ModeScheduler(ModeSchedule schedule, ModeSteps steps, InstanceWrites writes, Clock clock, Releases releases) {
+	private final AuditTrail audit;
+
+	ModeScheduler(ModeSchedule schedule, ModeSteps steps, InstanceWrites writes, Clock clock, Releases releases,
+			AuditTrail audit) {
 		this.releases = releases;
+		this.audit = audit;
 		this.schedule = schedule;
 		this.steps = steps;
 		this.writes = writes;
@@ -51,10 +63,24 @@ class ModeScheduler {
 		List<ScheduledStep> due = schedule.due(now, BATCH);
 		for (ScheduledStep step : due) {
 			writes.lock(ServiceName.of(step.service()), InstanceId.of(step.instanceId()))
-				.ifPresentOrElse(instance -> steps.advance(step, instance, now),
+				.ifPresentOrElse(instance -> apply(step, instance, now),
 						() -> schedule.remove(step.service(), step.instanceId()));
 		}
 		return due.size() + releases.advanceDue();
+	}
+
+	private void apply(ScheduledStep step, Instance instance, Instant now) {
+		Instance after = steps.advance(step, instance, now);
+		if (after.mode() == instance.mode()) {
+			return;
+		}
+		Action ended = switch (step.kind()) {
+			case DRAIN, CONFIRM -> Action.INSTANCE_DRAINED;
+			case WARM -> Action.INSTANCE_WARMED;
+			case END_MAINTENANCE -> Action.INSTANCE_MAINTENANCE_END;
+		};
+		audit.recordSystem(AuditEntry.of(ended, step.service(), step.instanceId(), InstanceView.of(instance),
+				InstanceView.of(after)));
 	}
 
 }

@@ -8,6 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.ballast.audit.Action;
+import dev.ballast.audit.AuditEntry;
+import dev.ballast.audit.AuditTrail;
 import dev.ballast.instance.Health;
 import dev.ballast.instance.Instance;
 import dev.ballast.instance.InstanceWrites;
@@ -41,11 +44,14 @@ class Releases {
 
 	private final ReleaseStore store;
 
+	private final AuditTrail audit;
+
 	private final Clock clock;
 
-	Releases(InstanceWrites writes, ReleaseStore store, Clock clock) {
+	Releases(InstanceWrites writes, ReleaseStore store, AuditTrail audit, Clock clock) {
 		this.writes = writes;
 		this.store = store;
+		this.audit = audit;
 		this.clock = clock;
 	}
 
@@ -85,13 +91,14 @@ class Releases {
 		int interval = request.stepIntervalSeconds() == null ? 0 : request.stepIntervalSeconds();
 		Release release = store.insert(new Release(0, service.value(), request.from(), request.to(), ids(from), ids(to),
 				original, total, List.copyOf(request.steps()), interval, 0, Release.State.ACTIVE, null, null, now));
-		return ReleaseView.of(moveTo(locked, release, 0, now));
+		return audited(Action.RELEASE_START, null, moveTo(locked, release, 0, now));
 	}
 
 	@Transactional
 	ReleaseView advance(ServiceName service, long id) {
 		LockedService locked = lock(service);
-		return ReleaseView.of(advance(locked, underWay(service, id), clock.instant()));
+		Release release = underWay(service, id);
+		return audited(Action.RELEASE_ADVANCE, release, advance(locked, release, clock.instant()));
 	}
 
 	private Release advance(LockedService locked, Release release, Instant now) {
@@ -105,7 +112,8 @@ class Releases {
 	ReleaseView promote(ServiceName service, long id) {
 		LockedService locked = lock(service);
 		Release release = underWay(service, id);
-		return ReleaseView.of(moveTo(locked, release, release.steps().size() - 1, clock.instant()));
+		return audited(Action.RELEASE_PROMOTE, release,
+				moveTo(locked, release, release.steps().size() - 1, clock.instant()));
 	}
 
 	/** Puts every weight of both groups back exactly as it was, in one transaction. */
@@ -122,7 +130,14 @@ class Releases {
 		Release aborted = release.at(release.step(), Release.State.ABORTED, null, null);
 		store.update(aborted, clock.instant());
 		log.info("Release {} of {} aborted at {}%: weights restored", id, service, release.percent());
-		return ReleaseView.of(aborted);
+		return audited(Action.RELEASE_ABORT, release, aborted);
+	}
+
+	private ReleaseView audited(Action action, Release before, Release after) {
+		ReleaseView view = ReleaseView.of(after);
+		audit.record(AuditEntry.of(action, after.service(), null, before == null ? null : ReleaseView.of(before), view)
+			.withDetail("release", after.id()));
+		return view;
 	}
 
 	@Transactional(readOnly = true)
@@ -151,12 +166,17 @@ class Releases {
 					|| release.nextStepAt().isAfter(now)) {
 				continue;
 			}
+			Release after;
 			try {
-				advance(locked, release, now);
+				after = advance(locked, release, now);
 			}
 			catch (ConflictException ex) {
-				pause(release, now, ex.getMessage());
+				after = pause(release, now, ex.getMessage());
 			}
+			audit.recordSystem(AuditEntry
+				.of(after.state() == Release.State.PAUSED ? Action.RELEASE_PAUSE : Action.RELEASE_ADVANCE,
+						after.service(), null, ReleaseView.of(release), ReleaseView.of(after))
+				.withDetail("release", after.id()));
 			advanced++;
 		}
 		return advanced;

@@ -38,12 +38,13 @@ class OpenApiSetup {
 	 * present.
 	 */
 	private static final Set<String> ALWAYS_COMPLETE = Set.of("Instance", "InstanceList", "Service", "ServiceSummary",
-			"FieldError", "EjectionBudget", "Heartbeat", "SubscriberList", "Subscriber");
+			"FieldError", "EjectionBudget", "Heartbeat", "SubscriberList", "Subscriber", "AuditPage", "AuditEvent");
 
 	private static final String BEARER = "bearer";
 
 	/** Properties left out of a response when they have no value. */
-	private static final Set<String> OPTIONAL = Set.of("zone", "modeReason", "modeUntil", "unconfirmedSubscribers");
+	private static final Set<String> OPTIONAL = Set.of("zone", "modeReason", "modeUntil", "unconfirmedSubscribers",
+			"details", "next");
 
 	@Bean
 	OpenAPI ballastOpenApi() {

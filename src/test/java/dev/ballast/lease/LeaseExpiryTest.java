@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @RegistryTest
 @TestPropertySource(properties = { "ballast.lease.scheduled=false", "ballast.lease.pause-tolerance=1h",
-		"ballast.watch.scheduled=false", "ballast.release.scheduled=false" })
+		"ballast.watch.scheduled=false", "ballast.release.scheduled=false", "ballast.audit.scheduled=false" })
 class LeaseExpiryTest {
 
 	static final MutableClock CLOCK = new MutableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
@@ -201,6 +201,12 @@ class LeaseExpiryTest {
 		assertThat(api.get(path("a")).status()).isEqualTo(404);
 		assertThat(api.get(path("b")).status()).isEqualTo(200);
 		assertThat(lastChange()).isEqualTo("REMOVE:a:-:-");
+		JsonNode audited = api.get("/v1/audit?service=%s&instance=a".formatted(service)).json().get("events");
+		assertThat(audited.valueStream().map(event -> event.get("action").asString()))
+			.containsExactly("instance.remove", "instance.expire", "instance.create");
+		assertThat(audited.get(0).get("tokenId").asString()).isEqualTo("system");
+		assertThat(audited.get(1).get("details").get("ejected").asBoolean()).isTrue();
+		assertThat(audited.get(1).get("after").get("health").asString()).isEqualTo("CRITICAL");
 	}
 
 	@Test

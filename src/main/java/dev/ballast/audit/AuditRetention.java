@@ -1,0 +1,58 @@
+package dev.ballast.audit;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Deletes audit events older than {@code ballast.audit.retention}, on one node at a time.
+ * It is the only writer the table's append-only trigger lets delete, and only because its
+ * transaction says so.
+ */
+@Component
+class AuditRetention {
+
+	private static final long LOCK = 0x62616c6c61737407L;
+
+	/** Rows per delete, so that one statement stays well inside the statement timeout. */
+	private static final int BATCH = 10_000;
+
+	private final JdbcClient jdbc;
+
+	private final Clock clock;
+
+	private final AuditSettings settings;
+
+	AuditRetention(JdbcClient jdbc, Clock clock, AuditSettings settings) {
+		this.jdbc = jdbc;
+		this.clock = clock;
+		this.settings = settings;
+	}
+
+	/** Prunes unless another node is pruning; returns how many events were deleted. */
+	@Transactional
+	int prune() {
+		if (!jdbc.sql("SELECT pg_try_advisory_xact_lock(?)").param(LOCK).query(Boolean.class).single()) {
+			return 0;
+		}
+		jdbc.sql("SET LOCAL ballast.audit_retention = 'on'").update();
+		Timestamp cutoff = Timestamp.from(clock.instant().minus(settings.retention()));
+		int total = 0;
+		int deleted;
+		do {
+			deleted = jdbc.sql("""
+					DELETE FROM audit_event WHERE id IN (
+					    SELECT id FROM audit_event WHERE at < ? ORDER BY at LIMIT %d)""".formatted(BATCH))
+				.param(cutoff)
+				.update();
+			total += deleted;
+		}
+		// The rest waits for the next run rather than hold one transaction for long.
+		while (deleted == BATCH && total < 20 * BATCH);
+		return total;
+	}
+
+}

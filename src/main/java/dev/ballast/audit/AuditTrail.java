@@ -1,0 +1,67 @@
+package dev.ballast.audit;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+
+import dev.ballast.web.RequestIds;
+import tools.jackson.databind.ObjectMapper;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Writes audit events. It joins the writer's transaction and refuses to run without one,
+ * so an event and its change commit or roll back together: an acknowledged write always
+ * has its event, a refused one never does.
+ */
+@Component
+@Transactional(propagation = Propagation.MANDATORY)
+public class AuditTrail {
+
+	private final JdbcClient jdbc;
+
+	private final ObjectMapper json;
+
+	private final Actors actors;
+
+	private final RequestIds requestIds;
+
+	private final Clock clock;
+
+	AuditTrail(JdbcClient jdbc, ObjectMapper json, Actors actors, RequestIds requestIds, Clock clock) {
+		this.jdbc = jdbc;
+		this.json = json;
+		this.actors = actors;
+		this.requestIds = requestIds;
+		this.clock = clock;
+	}
+
+	/** Records a change requested by the caller of the current request. */
+	public void record(AuditEntry entry) {
+		write(entry, actors.current());
+	}
+
+	/** Records a change the registry made by itself. */
+	public void recordSystem(AuditEntry entry) {
+		write(entry, Actor.SYSTEM);
+	}
+
+	private void write(AuditEntry entry, Actor actor) {
+		jdbc.sql("""
+				INSERT INTO audit_event (at, token_id, token_name, action, service, instance, before, after,
+				                         normalizations, forced, request_id, details)
+				VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?::jsonb)""")
+			.params(Timestamp.from(clock.instant()), actor.tokenId(), actor.tokenName(), entry.action().code(),
+					entry.service(), entry.instance(), jsonOrNull(entry.before()), jsonOrNull(entry.after()),
+					entry.normalizations().toArray(String[]::new), entry.forced(), requestIds.current(),
+					entry.details().isEmpty() ? null : json.writeValueAsString(entry.details()))
+			.update();
+	}
+
+	private String jsonOrNull(Object value) {
+		return value == null ? null : json.writeValueAsString(value);
+	}
+
+}
