@@ -40,7 +40,11 @@ public enum Action {
 	/** A warm-up completed (the registry, by itself). */
 	INSTANCE_WARMED("instance.warmed"),
 	/** Maintenance with an end time ended (the registry, by itself). */
-	INSTANCE_MAINTENANCE_END("instance.maintenance-end");
+	INSTANCE_MAINTENANCE_END("instance.maintenance-end"),
+	/** A token was created (its secret is never recorded). */
+	TOKEN_CREATE("token.create"),
+	/** A token was deleted. */
+	TOKEN_DELETE("token.delete");
 
 	private final String code;
 

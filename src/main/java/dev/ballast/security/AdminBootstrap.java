@@ -9,6 +9,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.UUID;
 
+import dev.ballast.audit.Action;
+import dev.ballast.audit.AuditEntry;
+import dev.ballast.audit.AuditTrail;
 import dev.ballast.database.DataDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,17 +42,20 @@ class AdminBootstrap implements SmartInitializingSingleton {
 
 	private final TransactionTemplate transactions;
 
+	private final AuditTrail audit;
+
 	private final DataDirectory dataDirectory;
 
 	private final Clock clock;
 
 	private final String given;
 
-	AdminBootstrap(TokenStore store, Tokens tokens, TransactionTemplate transactions, DataDirectory dataDirectory,
-			Clock clock, @Value("${BALLAST_BOOTSTRAP_ADMIN_TOKEN:}") String given) {
+	AdminBootstrap(TokenStore store, Tokens tokens, TransactionTemplate transactions, AuditTrail audit,
+			DataDirectory dataDirectory, Clock clock, @Value("${BALLAST_BOOTSTRAP_ADMIN_TOKEN:}") String given) {
 		this.store = store;
 		this.tokens = tokens;
 		this.transactions = transactions;
+		this.audit = audit;
 		this.dataDirectory = dataDirectory;
 		this.clock = clock;
 		this.given = given.strip();
@@ -68,8 +74,10 @@ class AdminBootstrap implements SmartInitializingSingleton {
 				return;
 			}
 			String secret = given.isEmpty() ? Secret.generate() : given;
-			store.insert(new Token(UUID.randomUUID(), "bootstrap admin", Role.ADMIN, null, null, clock.instant(), null),
-					Secret.sha256(secret));
+			Token admin = new Token(UUID.randomUUID(), "bootstrap admin", Role.ADMIN, null, null, clock.instant(),
+					null);
+			store.insert(admin, Secret.sha256(secret));
+			audit.recordSystem(AuditEntry.of(Action.TOKEN_CREATE, null, null, null, TokenView.of(admin)));
 			if (given.isEmpty()) {
 				Path file = write(secret);
 				log.info("Created the first admin token; it is in {} (readable by this user only)", file);

@@ -5,6 +5,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import dev.ballast.audit.Action;
+import dev.ballast.audit.AuditEntry;
+import dev.ballast.audit.AuditTrail;
 import dev.ballast.web.ConflictException;
 import dev.ballast.web.InvalidRequestException;
 import dev.ballast.web.NotFoundException;
@@ -18,10 +21,13 @@ class TokenIssuer {
 
 	private final TokenStore store;
 
+	private final AuditTrail audit;
+
 	private final Clock clock;
 
-	TokenIssuer(TokenStore store, Clock clock) {
+	TokenIssuer(TokenStore store, AuditTrail audit, Clock clock) {
 		this.store = store;
+		this.audit = audit;
 		this.clock = clock;
 	}
 
@@ -38,6 +44,7 @@ class TokenIssuer {
 		Token token = new Token(UUID.randomUUID(), request.name(), role, scope, request.writesPerSecond(), now,
 				request.expiresAt());
 		store.insert(token, Secret.sha256(secret));
+		audit.record(AuditEntry.of(Action.TOKEN_CREATE, null, null, null, TokenView.of(token)));
 		return IssuedToken.of(token, secret);
 	}
 
@@ -54,6 +61,7 @@ class TokenIssuer {
 					"token %s is the last admin token; create another admin token before deleting it".formatted(id));
 		}
 		store.delete(id);
+		audit.record(AuditEntry.of(Action.TOKEN_DELETE, null, null, TokenView.of(token), null));
 	}
 
 	private static ServiceScope scope(Role role, List<String> services) {

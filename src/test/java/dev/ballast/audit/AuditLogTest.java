@@ -38,7 +38,9 @@ class AuditLogTest {
 
 	@Test
 	void registrationReplacementAndDeregistrationAreOneEventEach() {
-		Api api = Api.on(port);
+		Api.Reply token = Api.on(port)
+			.send("POST", "/v1/tokens", "{\"name\":\"audit operator\",\"role\":\"operator\"}", null);
+		Api api = Api.on(port).as(token.json().get("token").asString());
 		String service = Names.service("audit-reg");
 		String a = "/v1/services/%s/instances/a".formatted(service);
 
@@ -51,8 +53,8 @@ class AuditLogTest {
 		assertThat(created.get("instance").asString()).isEqualTo("a");
 		assertThat(created.get("before").isNull()).isTrue();
 		assertThat(created.get("after").get("weight").asInt()).isEqualTo(100);
-		assertThat(created.get("tokenId").asString()).isEqualTo("anonymous");
-		assertThat(created.get("tokenName").asString()).isEqualTo("anonymous");
+		assertThat(created.get("tokenId").asString()).isEqualTo(token.json().get("id").asString());
+		assertThat(created.get("tokenName").asString()).isEqualTo("audit operator");
 		assertThat(created.get("forced").asBoolean()).isFalse();
 		assertThat(created.get("normalizations").isEmpty()).isTrue();
 
@@ -374,7 +376,8 @@ class AuditLogTest {
 		assertThatThrownBy(() -> jdbc.sql("TRUNCATE audit_event").update()).isInstanceOf(DataAccessException.class)
 			.rootCause()
 			.hasMessageContaining("append-only");
-		assertThat(events(api, "service=" + service).getFirst().get("tokenId").asString()).isEqualTo("anonymous");
+		assertThat(events(api, "service=" + service).getFirst().get("tokenName").asString())
+			.isEqualTo("bootstrap admin");
 	}
 
 	private static List<JsonNode> events(Api api, String query) {

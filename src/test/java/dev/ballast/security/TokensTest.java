@@ -63,6 +63,15 @@ class TokensTest {
 			.query(Long.class)
 			.single()).isZero();
 		assertThat(admin.as(secret).get("/v1/services").status()).isEqualTo(200);
+
+		assertThat(jdbc.sql("SELECT token_name FROM audit_event WHERE action = 'token.create' AND after->>'id' = ?")
+			.param(id)
+			.query(String.class)
+			.single()).isEqualTo("bootstrap admin");
+		assertThat(jdbc.sql("SELECT count(*) FROM audit_event WHERE strpos(coalesce(after::text, ''), ?) > 0")
+			.param(secret)
+			.query(Long.class)
+			.single()).as("the secret is never audited").isZero();
 	}
 
 	@Test
@@ -127,6 +136,10 @@ class TokensTest {
 			System.out.printf("token deletion took effect on the other node after %d ms%n",
 					(System.nanoTime() - deleted) / 1_000_000);
 			assertThat(admin.delete("/v1/tokens/" + created.json().get("id").asString()).status()).isEqualTo(404);
+			assertThat(jdbc.sql("SELECT count(*) FROM audit_event WHERE action = 'token.delete' AND before->>'id' = ?")
+				.param(created.json().get("id").asString())
+				.query(Long.class)
+				.single()).isOne();
 		}
 	}
 
