@@ -28,9 +28,12 @@ final class Caller extends AbstractAuthenticationToken {
 		return token.name();
 	}
 
+	/**
+	 * The token's id: unique, unlike its name, so per-caller state can be keyed by it.
+	 */
 	@Override
 	public String getName() {
-		return token.name();
+		return token.id().toString();
 	}
 
 }

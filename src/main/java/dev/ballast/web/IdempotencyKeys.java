@@ -29,11 +29,13 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.ContentCachingResponseWrapper;
 
 /**
- * {@code Idempotency-Key} on POSTs: the first answer (below 500) to a key, method and
- * path is kept for a day and replayed, with {@code Idempotency-Replayed: true}, when the
- * same request comes again; the same key with another body is refused with 422. The mode
- * endpoints are idempotent by state as well, so a retry racing its original, or one after
- * a crash between the write and keeping its answer, still changes nothing twice.
+ * {@code Idempotency-Key} on POSTs: the first answer (below 500) to a caller's key,
+ * method and path is kept for a day and replayed, with
+ * {@code Idempotency-Replayed: true}, when the same request comes again; the same key
+ * with another body is refused with 422. The mode endpoints are idempotent by state as
+ * well, so a retry racing its original, or one after a crash between the write and
+ * keeping its answer, still changes nothing twice. Answers from {@code /v1/tokens} are
+ * never kept: they hold a secret.
  */
 @Component
 class IdempotencyKeys extends OncePerRequestFilter {
@@ -64,8 +66,9 @@ class IdempotencyKeys extends OncePerRequestFilter {
 
 	@Override
 	protected boolean shouldNotFilter(HttpServletRequest request) {
+		// A new token's answer holds its secret, which is never stored.
 		return !"POST".equals(request.getMethod()) || request.getHeader(HEADER) == null
-				|| !request.getRequestURI().startsWith("/v1/");
+				|| !request.getRequestURI().startsWith("/v1/") || request.getRequestURI().startsWith("/v1/tokens");
 	}
 
 	@Override
@@ -90,7 +93,8 @@ class IdempotencyKeys extends OncePerRequestFilter {
 		}
 		byte[] hash = sha256(body);
 		String path = request.getRequestURI();
-		Optional<Answer> kept = find(key, path);
+		String caller = request.getUserPrincipal() == null ? "" : request.getUserPrincipal().getName();
+		Optional<Answer> kept = find(caller, key, path);
 		if (kept.isPresent()) {
 			replay(request, response, kept.get(), hash);
 			return;
@@ -98,7 +102,7 @@ class IdempotencyKeys extends OncePerRequestFilter {
 		ContentCachingResponseWrapper recorded = new ContentCachingResponseWrapper(response);
 		chain.doFilter(new BodyOf(request, body), recorded);
 		if (recorded.getStatus() < 500) {
-			keep(key, path, hash, recorded);
+			keep(caller, key, path, hash, recorded);
 		}
 		recorded.copyBodyToResponse();
 	}
@@ -118,26 +122,26 @@ class IdempotencyKeys extends OncePerRequestFilter {
 		response.getOutputStream().write(answer.body());
 	}
 
-	private Optional<Answer> find(String key, String path) {
+	private Optional<Answer> find(String caller, String key, String path) {
 		return jdbc.sql("""
 				SELECT request_hash, status, content_type, body FROM idempotent_answer
-				 WHERE key = ? AND method = 'POST' AND path = ? AND created_at > ?""")
-			.params(key, path, Timestamp.from(clock.instant().minus(KEPT)))
+				 WHERE caller = ? AND key = ? AND method = 'POST' AND path = ? AND created_at > ?""")
+			.params(caller, key, path, Timestamp.from(clock.instant().minus(KEPT)))
 			.query((rs, row) -> new Answer(rs.getBytes(1), rs.getInt(2), rs.getString(3), rs.getBytes(4)))
 			.optional();
 	}
 
-	private void keep(String key, String path, byte[] hash, ContentCachingResponseWrapper recorded) {
+	private void keep(String caller, String key, String path, byte[] hash, ContentCachingResponseWrapper recorded) {
 		try {
 			jdbc.sql(
 					"""
-							INSERT INTO idempotent_answer (key, method, path, request_hash, status, content_type, body, created_at)
-							VALUES (?, 'POST', ?, ?, ?, ?, ?, ?)
-							ON CONFLICT (key, method, path) DO UPDATE SET request_hash = EXCLUDED.request_hash,
+							INSERT INTO idempotent_answer (caller, key, method, path, request_hash, status, content_type, body, created_at)
+							VALUES (?, ?, 'POST', ?, ?, ?, ?, ?, ?)
+							ON CONFLICT (caller, key, method, path) DO UPDATE SET request_hash = EXCLUDED.request_hash,
 							       status = EXCLUDED.status, content_type = EXCLUDED.content_type, body = EXCLUDED.body,
 							       created_at = EXCLUDED.created_at
 							 WHERE idempotent_answer.created_at <= ?""")
-				.params(key, path, hash, recorded.getStatus(), recorded.getContentType(),
+				.params(caller, key, path, hash, recorded.getStatus(), recorded.getContentType(),
 						recorded.getContentAsByteArray(), Timestamp.from(clock.instant()),
 						Timestamp.from(clock.instant().minus(KEPT)))
 				.update();

@@ -38,4 +38,29 @@ class IdempotencyKeyTest {
 			.isEqualTo(400);
 	}
 
+	@Test
+	void aKeyBelongsToItsCallerAndAnswersHoldingSecretsAreNeverKept() {
+		Api admin = Api.on(port);
+		String service = ReleaseModesTest.service(admin, "idem-caller", 4, null);
+		String path = "/v1/services/%s/instances/i0/maintenance".formatted(service);
+		Map<String, String> key = Map.of("Idempotency-Key", "shared-key");
+		Api operator = admin.as(admin.send("POST", "/v1/tokens", "{\"name\":\"idem\",\"role\":\"operator\"}", null)
+			.json()
+			.get("token")
+			.asString());
+
+		assertThat(admin.sendWith("POST", path, "{\"reason\":\"first\"}", key).status()).isEqualTo(202);
+		Api.Reply another = operator.sendWith("POST", path, "{\"reason\":\"second\"}", key);
+		assertThat(another.header("Idempotency-Replayed")).as("another caller's key is its own").isEmpty();
+		assertThat(another.status()).isEqualTo(202);
+		assertThat(admin.get("/v1/services/%s/instances/i0".formatted(service)).json().get("modeReason").asString())
+			.isEqualTo("second");
+
+		Map<String, String> tokenKey = Map.of("Idempotency-Key", "token-" + service);
+		Api.Reply created = admin.sendWith("POST", "/v1/tokens", "{\"name\":\"once\",\"role\":\"reader\"}", tokenKey);
+		Api.Reply repeated = admin.sendWith("POST", "/v1/tokens", "{\"name\":\"once\",\"role\":\"reader\"}", tokenKey);
+		assertThat(repeated.header("Idempotency-Replayed")).isEmpty();
+		assertThat(repeated.json().get("token").asString()).isNotEqualTo(created.json().get("token").asString());
+	}
+
 }
