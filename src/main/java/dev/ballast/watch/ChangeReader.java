@@ -42,7 +42,12 @@ class ChangeReader {
 
 	/** A service's instances and revision, from one snapshot of the database. */
 	InstanceList load(String service) {
-		return queries.instances(ServiceName.of(service));
+		return queries.load(ServiceName.of(service));
+	}
+
+	/** Hands the state the feed applied to the reads that answer during an outage. */
+	void followed(InstanceList state) {
+		queries.followed(state);
 	}
 
 	/** The current revision of each named service that exists. */

@@ -7,15 +7,19 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import javax.sql.DataSource;
 
+import dev.ballast.database.DatabaseRestored;
+import dev.ballast.database.Reachability;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
@@ -40,13 +44,25 @@ class Notifications implements SmartLifecycle {
 
 	private final Feed feed;
 
+	private final Reachability reachability;
+
 	private volatile boolean running;
 
-	private Thread thread;
+	private volatile Thread thread;
 
-	Notifications(DataSource dataSource, Feed feed) {
+	Notifications(DataSource dataSource, Feed feed, Reachability reachability) {
 		this.dataSource = dataSource;
 		this.feed = feed;
+		this.reachability = reachability;
+	}
+
+	/** Listens again at once rather than after the rest of a long backoff. */
+	@EventListener
+	void on(DatabaseRestored restored) {
+		Thread listener = thread;
+		if (listener != null) {
+			LockSupport.unpark(listener);
+		}
 	}
 
 	@Override
@@ -68,7 +84,7 @@ class Notifications implements SmartLifecycle {
 				receive(connection);
 			}
 			catch (SQLException | RuntimeException ex) {
-				if (running) {
+				if (running && reachability.reachable()) {
 					log.warn("Change notifications interrupted ({}); reconnecting in about {} ms", ex.getMessage(),
 							backoff);
 				}
@@ -102,11 +118,8 @@ class Notifications implements SmartLifecycle {
 	}
 
 	private void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+		LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
+		if (Thread.interrupted()) {
 			running = false;
 		}
 	}
