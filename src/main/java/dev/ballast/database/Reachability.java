@@ -6,7 +6,9 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -43,7 +45,8 @@ public class Reachability implements SmartLifecycle {
 
 	private final Clock clock;
 
-	private final GatedDataSource gate;
+	/** The application's pool and any other pool a module asked to have gated. */
+	private final List<GatedDataSource> gates = new CopyOnWriteArrayList<>();
 
 	private volatile Instant lostAt;
 
@@ -59,7 +62,9 @@ public class Reachability implements SmartLifecycle {
 		this.settings = settings;
 		this.events = events;
 		this.clock = clock;
-		this.gate = dataSource.isWrapperFor(GatedDataSource.class) ? dataSource.unwrap(GatedDataSource.class) : null;
+		if (dataSource.isWrapperFor(GatedDataSource.class)) {
+			gates.add(dataSource.unwrap(GatedDataSource.class));
+		}
 		Gauge.builder("ballast.database.reachable", this, reachability -> reachability.reachable() ? 1 : 0)
 			.description("1 while this node reaches its database, 0 while it serves from memory")
 			.register(meters);
@@ -68,6 +73,21 @@ public class Reachability implements SmartLifecycle {
 	/** Whether the last probe reached the database. */
 	public boolean reachable() {
 		return lostAt == null;
+	}
+
+	/**
+	 * Puts another pool to the same database behind the gate: it refuses connections at
+	 * once while the database is unreachable, and its dead connections are replaced when
+	 * it is back. Closing the returned data source closes the pool.
+	 */
+	public DataSource gate(DataSource pool) {
+		GatedDataSource gate = new GatedDataSource(pool);
+		Instant since = lostAt;
+		if (since != null) {
+			gate.shut(since);
+		}
+		gates.add(gate);
+		return gate;
 	}
 
 	@Override
@@ -118,7 +138,7 @@ public class Reachability implements SmartLifecycle {
 		HikariDataSource pool = dataSource.isWrapperFor(HikariDataSource.class)
 				? dataSource.unwrap(HikariDataSource.class) : null;
 		if (pool == null || pool.getJdbcUrl() == null) {
-			return (gate != null ? gate.getTargetDataSource() : dataSource).getConnection();
+			return (gates.isEmpty() ? dataSource : gates.getFirst().getTargetDataSource()).getConnection();
 		}
 		Properties properties = new Properties();
 		properties.putAll(pool.getDataSourceProperties());
@@ -137,9 +157,7 @@ public class Reachability implements SmartLifecycle {
 	private void lost() {
 		Instant now = clock.instant();
 		lostAt = now;
-		if (gate != null) {
-			gate.shut(now);
-		}
+		gates.forEach(gate -> gate.shut(now));
 		log.warn("The database is unreachable; refusing writes and serving reads from memory until it answers again");
 		events.publishEvent(new DatabaseLost(now));
 	}
@@ -148,9 +166,7 @@ public class Reachability implements SmartLifecycle {
 		Duration outage = Duration.between(lostAt, clock.instant());
 		discardPooledConnections();
 		lostAt = null;
-		if (gate != null) {
-			gate.open();
-		}
+		gates.forEach(GatedDataSource::open);
 		log.info("The database answers again after {}", outage);
 		events.publishEvent(new DatabaseRestored(outage));
 	}
@@ -161,15 +177,10 @@ public class Reachability implements SmartLifecycle {
 	 * requests a round of failed validations.
 	 */
 	private void discardPooledConnections() {
-		try {
-			HikariDataSource pool = dataSource.isWrapperFor(HikariDataSource.class)
-					? dataSource.unwrap(HikariDataSource.class) : null;
-			if (pool != null && pool.getHikariPoolMXBean() != null) {
+		for (GatedDataSource gate : gates) {
+			if (gate.getTargetDataSource() instanceof HikariDataSource pool && pool.getHikariPoolMXBean() != null) {
 				pool.getHikariPoolMXBean().softEvictConnections();
 			}
-		}
-		catch (SQLException ex) {
-			log.debug("Could not reach the pool to discard its connections: {}", ex.getMessage());
 		}
 	}
 

@@ -18,8 +18,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Reads what the feed needs from the database: a service's state, and the change log
- * after given revisions. Payloads are re-rendered from the typed instance record, so
+ * Reads what the feed needs from the database: a service's state (through the
+ * application's pool, in one snapshot), and the change log after given revisions (on the
+ * feed's own connections). Payloads are re-rendered from the typed instance record, so
  * events carry exactly the fields and order of every other response.
  */
 @Component
@@ -34,8 +35,8 @@ class ChangeReader {
 
 	private final ObjectMapper json;
 
-	ChangeReader(JdbcTemplate jdbc, InstanceQueries queries, ObjectMapper json) {
-		this.jdbc = jdbc;
+	ChangeReader(FeedConnections connections, InstanceQueries queries, ObjectMapper json) {
+		this.jdbc = new JdbcTemplate(connections.dataSource());
 		this.queries = queries;
 		this.json = json;
 	}

@@ -50,8 +50,8 @@ class Notifications implements SmartLifecycle {
 
 	private volatile Thread thread;
 
-	Notifications(DataSource dataSource, Feed feed, Reachability reachability) {
-		this.dataSource = dataSource;
+	Notifications(FeedConnections connections, Feed feed, Reachability reachability) {
+		this.dataSource = connections.dataSource();
 		this.feed = feed;
 		this.reachability = reachability;
 	}
