@@ -98,8 +98,9 @@ class BlockingQueryController {
 		}
 		DeferredResult<ResponseEntity<InstanceList>> result = new DeferredResult<>(jittered(timeout));
 		// An index ahead of the revision is from another database or a reset: answer at
-		// once with the real one, as Consul does, rather than wait for nothing.
-		if (after == null || after != now.revision()) {
+		// once with the real one, as Consul does, rather than wait for nothing. During an
+		// outage it more likely comes from a node that read further: the query waits.
+		if (after == null || after < now.revision() || (after > now.revision() && !answer.stale())) {
 			result.setResult(listed(name, polling, now, answer.stale()));
 			return result;
 		}
@@ -107,7 +108,7 @@ class BlockingQueryController {
 		} : subscribers.connect(name.value(), polling);
 		// During an outage the query still waits, on memory: answered at once, stale, a
 		// herd of pollers would ask again at once.
-		await(new Waiter(name.value(), state -> state.revision() > after,
+		await(new Waiter(name.value(), state -> state.revision() > now.revision(),
 				state -> result.setResult(listed(name, polling, state, false)), result),
 				() -> listed(name, polling, now, !reachability.reachable()), disconnect);
 		return result;

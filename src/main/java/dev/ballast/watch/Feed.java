@@ -147,7 +147,7 @@ class Feed implements SmartLifecycle {
 				}
 			}
 			catch (RuntimeException ex) {
-				if (ConnectionFailure.isCauseOf(ex)) {
+				if (!reachability.reachable() && ConnectionFailure.isCauseOf(ex)) {
 					orphans.add(waiter);
 				}
 				else {
