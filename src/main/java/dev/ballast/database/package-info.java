@@ -1,7 +1,11 @@
 /**
- * Where the registry keeps its state: with no {@code spring.datasource.url} configured, a
- * real PostgreSQL server is started from the embedded binaries, with its files under
- * {@code ballast.data-dir} so that they survive restarts. With a datasource configured,
- * this module does nothing and Spring Boot connects to that server instead.
+ * Where the registry keeps its state, and whether the node reaches it. With no
+ * {@code spring.datasource.url} configured, a real PostgreSQL server is started from the
+ * embedded binaries, with its files under {@code ballast.data-dir} so that they survive
+ * restarts; with a datasource configured, Spring Boot connects to that server instead.
+ * Either way {@link dev.ballast.database.Reachability} probes the server and, while it is
+ * unreachable, shuts the pool so that callers fail at once and serve from memory; it
+ * announces {@link dev.ballast.database.DatabaseLost} and
+ * {@link dev.ballast.database.DatabaseRestored}.
  */
 package dev.ballast.database;

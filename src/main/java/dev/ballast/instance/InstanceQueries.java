@@ -1,52 +1,114 @@
 package dev.ballast.instance;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
+import dev.ballast.database.ConnectionFailure;
 import dev.ballast.web.NotFoundException;
 
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Isolation;
-import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Reads. Each answer comes from one snapshot of the database, so a revision and the
- * instances returned with it always belong together.
+ * instances returned with it always belong together. When the database cannot be reached,
+ * an {@link Answer} comes from the node's last known state instead, marked stale; a
+ * service the node knows nothing of is still a failure.
  */
 @Service
-@Transactional(readOnly = true, isolation = Isolation.REPEATABLE_READ)
 public class InstanceQueries {
 
 	private final ServiceStore services;
 
 	private final InstanceStore instances;
 
-	InstanceQueries(ServiceStore services, InstanceStore instances) {
+	private final LastKnown lastKnown;
+
+	private final TransactionTemplate snapshot;
+
+	InstanceQueries(ServiceStore services, InstanceStore instances, LastKnown lastKnown,
+			PlatformTransactionManager transactions) {
 		this.services = services;
 		this.instances = instances;
+		this.lastKnown = lastKnown;
+		this.snapshot = new TransactionTemplate(transactions);
+		this.snapshot.setReadOnly(true);
+		this.snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
 	}
 
-	List<ServiceSummary> services() {
-		return services.summaries();
+	Answer<List<ServiceSummary>> services() {
+		return read(() -> {
+			List<ServiceSummary> read = services.summaries();
+			lastKnown.summaries(read);
+			return read;
+		}, lastKnown::summaries);
 	}
 
-	ServiceView service(ServiceName name) {
-		ServiceSettings settings = settings(name);
-		return ServiceView.of(settings, services.counts(name));
+	Answer<ServiceView> service(ServiceName name) {
+		return read(() -> {
+			ServiceView read = ServiceView.of(settings(name), services.counts(name));
+			lastKnown.service(read);
+			return read;
+		}, () -> lastKnown.service(name));
 	}
 
-	/** The service's instances, sorted by id, with the revision they are current at. */
-	public InstanceList instances(ServiceName name) {
-		ServiceSettings settings = settings(name);
-		return new InstanceList(name.value(), settings.revision(),
-				instances.list(name).stream().map(InstanceView::of).toList());
+	/**
+	 * The service's instances, sorted by id, with the revision they are current at; from
+	 * memory, marked stale, while the database is unreachable.
+	 */
+	public Answer<InstanceList> instances(ServiceName name) {
+		return read(() -> load(name), () -> lastKnown.instances(name));
 	}
 
-	/** One instance; its revision is that of its last change. */
-	public InstanceView instance(ServiceName name, InstanceId id) {
-		return instances.find(name, id)
-			.map(InstanceView::of)
-			.orElseThrow(
-					() -> new NotFoundException("instance %s of service %s is not registered".formatted(id, name)));
+	/**
+	 * The service's instances from the database, never from memory.
+	 * @throws org.springframework.dao.DataAccessException when the database cannot answer
+	 */
+	public InstanceList load(ServiceName name) {
+		InstanceList read = snapshot.execute(status -> new InstanceList(name.value(), settings(name).revision(),
+				instances.list(name).stream().map(InstanceView::of).toList()));
+		lastKnown.instances(read);
+		return read;
+	}
+
+	/**
+	 * One instance; its revision is that of its last change. From memory, marked stale,
+	 * while the database is unreachable.
+	 */
+	public Answer<InstanceView> instance(ServiceName name, InstanceId id) {
+		Answer<Optional<InstanceView>> found = read(() -> {
+			Optional<InstanceView> read = instances.find(name, id).map(InstanceView::of);
+			read.ifPresent(lastKnown::instance);
+			return read;
+		}, () -> lastKnown.instance(name, id));
+		return new Answer<>(
+				found.value()
+					.orElseThrow(() -> new NotFoundException("instance %s of service %s is not registered%s"
+						.formatted(id, name, found.stale() ? " (as last known; the database is unreachable)" : ""))),
+				found.stale());
+	}
+
+	/**
+	 * Tells this node a service's state it followed from the change log, so that reads
+	 * during an outage answer with the latest this node applied.
+	 */
+	public void followed(InstanceList state) {
+		lastKnown.instances(state);
+	}
+
+	private <T> Answer<T> read(Supplier<T> fromDatabase, Supplier<Optional<T>> fromMemory) {
+		try {
+			return Answer.fresh(snapshot.execute(status -> fromDatabase.get()));
+		}
+		catch (RuntimeException ex) {
+			if (!ConnectionFailure.isCauseOf(ex)) {
+				throw ex;
+			}
+			return fromMemory.get().map(Answer::lastKnown).orElseThrow(() -> ex);
+		}
 	}
 
 	private ServiceSettings settings(ServiceName name) {

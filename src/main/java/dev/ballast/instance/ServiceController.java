@@ -36,14 +36,20 @@ class ServiceController {
 
 	@GetMapping
 	@Operation(summary = "List services", description = "Every service with its instance counts and revision.")
-	List<ServiceSummary> list() {
-		return queries.services();
+	@ApiResponse(responseCode = "200", description = "The services", headers = @Header(name = Headers.STALE,
+			description = Headers.STALE_DESCRIPTION, schema = @Schema(type = "boolean")))
+	ResponseEntity<List<ServiceSummary>> list() {
+		Answer<List<ServiceSummary>> answer = queries.services();
+		return Headers.ok(answer.stale()).body(answer.value());
 	}
 
 	@GetMapping("/{service}")
 	@Operation(summary = "Get a service", description = "Settings, counts by health and routability, and revision.")
-	ServiceView get(@PathVariable String service) {
-		return queries.service(ServiceName.of(service));
+	@ApiResponse(responseCode = "200", description = "The service", headers = @Header(name = Headers.STALE,
+			description = Headers.STALE_DESCRIPTION, schema = @Schema(type = "boolean")))
+	ResponseEntity<ServiceView> get(@PathVariable String service) {
+		Answer<ServiceView> answer = queries.service(ServiceName.of(service));
+		return Headers.ok(answer.stale()).body(answer.value());
 	}
 
 	@PatchMapping(path = "/{service}", consumes = { "application/merge-patch+json", "application/json" })

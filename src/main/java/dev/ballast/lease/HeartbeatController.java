@@ -24,7 +24,9 @@ class HeartbeatController {
 	@Operation(summary = "Renew an instance's lease",
 			description = "Answers with the instance's mode and effective weight, so it learns at once when it is "
 					+ "being drained. An instance whose lease ran out is PASSING again, with its weight. "
-					+ "404 means the registry does not know the instance: register it again with PUT.")
+					+ "404 means the registry does not know the instance: register it again with PUT. While the "
+					+ "database is unreachable, a heartbeat of an instance this node knows is still answered from "
+					+ "memory and written once the database is back; leases do not run out meanwhile.")
 	@ApiResponse(responseCode = "200", description = "The lease was renewed")
 	HeartbeatView beat(@PathVariable String service, @PathVariable String id) {
 		return heartbeats.beat(ServiceName.of(service), InstanceId.of(id));

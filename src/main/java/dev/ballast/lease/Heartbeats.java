@@ -81,10 +81,11 @@ class Heartbeats {
 	 * Writes every absorbed renewal in one statement. An entry leaves the buffer only
 	 * once written, and only if no newer heartbeat replaced it meanwhile; a failed batch
 	 * stays for the next flush.
+	 * @return whether every renewal absorbed before the call is written
 	 */
-	void flush() {
+	boolean flush() {
 		if (pending.isEmpty()) {
-			return;
+			return true;
 		}
 		Map<InstanceKey, Instant> batch = Map.copyOf(pending);
 		Map<InstanceKey, LeaseStatus> renewed;
@@ -95,7 +96,7 @@ class Heartbeats {
 			flushFailures.increment();
 			log.warn("Could not write {} lease renewals; keeping them for the next flush: {}", batch.size(),
 					ex.getMessage());
-			return;
+			return false;
 		}
 		batch.forEach(pending::remove);
 		batch.keySet().forEach(key -> {
@@ -110,6 +111,7 @@ class Heartbeats {
 				statuses.put(key, status);
 			}
 		});
+		return true;
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.ballast.lease;
 
+import dev.ballast.database.Reachability;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -8,8 +9,14 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionException;
 
-/** The timers: flush absorbed heartbeats, then sweep expired leases. */
+/**
+ * The timers: flush absorbed heartbeats, then sweep expired leases. While the database is
+ * unreachable neither runs: heartbeats stay absorbed, and no lease is judged until they
+ * are written; the first sweep afterwards extends leases by the gap (see
+ * {@link SweepGap}).
+ */
 @Component
 @EnableScheduling
 @ConditionalOnBooleanProperty(name = "ballast.lease.scheduled", matchIfMissing = true)
@@ -21,26 +28,35 @@ class LeaseSchedule {
 
 	private final LeaseSweeper sweeper;
 
-	LeaseSchedule(Heartbeats heartbeats, LeaseSweeper sweeper) {
+	private final Reachability reachability;
+
+	LeaseSchedule(Heartbeats heartbeats, LeaseSweeper sweeper, Reachability reachability) {
 		this.heartbeats = heartbeats;
 		this.sweeper = sweeper;
+		this.reachability = reachability;
 	}
 
 	@Scheduled(fixedDelayString = "${ballast.lease.flush-interval:1s}")
 	void flush() {
-		heartbeats.flush();
+		if (reachability.reachable()) {
+			heartbeats.flush();
+		}
 	}
 
 	@Scheduled(fixedDelayString = "${ballast.lease.sweep-interval:5s}",
 			initialDelayString = "${ballast.lease.sweep-interval:5s}")
 	void sweep() {
+		if (!reachability.reachable()) {
+			return;
+		}
 		try {
 			// This node's own buffered renewals go in first; other nodes' are covered by
-			// the flush allowance.
-			heartbeats.flush();
-			sweeper.sweep();
+			// the flush allowance. A node that cannot write them judges no lease.
+			if (heartbeats.flush()) {
+				sweeper.sweep();
+			}
 		}
-		catch (DataAccessException ex) {
+		catch (DataAccessException | TransactionException ex) {
 			// The next sweep sees the gap in recorded ticks and extends leases by it.
 			log.warn("Lease sweep failed: {}", ex.getMessage());
 		}

@@ -1,5 +1,6 @@
 package dev.ballast.release;
 
+import dev.ballast.database.Reachability;
 import dev.ballast.instance.WeightOverrides;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,6 +10,7 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionException;
 
 /** The timer of the mode scheduler and of expiring weight edits. */
 @Component
@@ -22,18 +24,26 @@ class ReleaseSchedule {
 
 	private final WeightOverrides overrides;
 
-	ReleaseSchedule(ModeScheduler scheduler, WeightOverrides overrides) {
+	private final Reachability reachability;
+
+	ReleaseSchedule(ModeScheduler scheduler, WeightOverrides overrides, Reachability reachability) {
 		this.scheduler = scheduler;
 		this.overrides = overrides;
+		this.reachability = reachability;
 	}
 
 	@Scheduled(fixedDelayString = "${ballast.release.tick-interval:250ms}")
 	void tick() {
+		if (!reachability.reachable()) {
+			// Steps are computed from their start time: the first tick afterwards catches
+			// up.
+			return;
+		}
 		try {
 			scheduler.runDue();
 			overrides.revertDue();
 		}
-		catch (DataAccessException ex) {
+		catch (DataAccessException | TransactionException ex) {
 			// Steps are computed from their start time: the next tick catches up.
 			log.warn("Mode steps not applied this tick: {}", ex.getMessage());
 		}

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
+import dev.ballast.database.Reachability;
+import dev.ballast.instance.Answer;
 import dev.ballast.instance.Headers;
 import dev.ballast.instance.InstanceId;
 import dev.ballast.instance.InstanceList;
@@ -50,8 +52,11 @@ class BlockingQueryController {
 
 	private final WatchSettings settings;
 
+	private final Reachability reachability;
+
 	BlockingQueryController(InstanceQueries queries, Feed feed, WatcherCap cap, Subscribers subscribers,
-			WatchSettings settings) {
+			WatchSettings settings, Reachability reachability) {
+		this.reachability = reachability;
 		this.queries = queries;
 		this.feed = feed;
 		this.cap = cap;
@@ -65,9 +70,10 @@ class BlockingQueryController {
 			query: answered as soon as the service's revision is greater than `index`, or after `wait` with the \
 			unchanged state. Clients pass the X-Ballast-Index they received as the next `index`. A named `subscriber` \
 			acknowledges `index` as applied.""")
-	@ApiResponse(responseCode = "200", description = "The instances, sorted by id",
-			headers = @Header(name = Headers.INDEX, description = "The service revision",
-					schema = @Schema(type = "integer")))
+	@ApiResponse(responseCode = "200", description = "The instances, sorted by id", headers = {
+			@Header(name = Headers.INDEX, description = "The service revision", schema = @Schema(type = "integer")),
+			@Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
+					schema = @Schema(type = "boolean")) })
 	@ApiResponse(responseCode = "503",
 			description = "The node serves its maximum of watchers, or the database is unavailable; "
 					+ "retry after Retry-After",
@@ -85,22 +91,26 @@ class BlockingQueryController {
 		Long after = QueryParameters.index(index);
 		Duration timeout = QueryParameters.wait(wait, settings.defaultWait(), settings.maxWait());
 		String polling = QueryParameters.subscriber(subscriber);
-		InstanceList now = queries.instances(name);
+		Answer<InstanceList> answer = queries.instances(name);
+		InstanceList now = answer.value();
 		if (polling != null && after != null && after <= now.revision()) {
 			subscribers.acked(name.value(), polling, after);
 		}
 		DeferredResult<ResponseEntity<InstanceList>> result = new DeferredResult<>(jittered(timeout));
 		// An index ahead of the revision is from another database or a reset: answer at
-		// once with the real one, as Consul does, rather than wait for nothing.
-		if (after == null || after != now.revision()) {
-			result.setResult(listed(name, polling, now));
+		// once with the real one, as Consul does, rather than wait for nothing. During an
+		// outage it more likely comes from a node that read further: the query waits.
+		if (after == null || after < now.revision() || (after > now.revision() && !answer.stale())) {
+			result.setResult(listed(name, polling, now, answer.stale()));
 			return result;
 		}
 		Runnable disconnect = polling == null ? () -> {
 		} : subscribers.connect(name.value(), polling);
-		await(new Waiter(name.value(), state -> state.revision() > after,
-				state -> result.setResult(listed(name, polling, state)), result), () -> listed(name, polling, now),
-				disconnect);
+		// During an outage the query still waits, on memory: answered at once, stale, a
+		// herd of pollers would ask again at once.
+		await(new Waiter(name.value(), state -> state.revision() > now.revision(),
+				state -> result.setResult(listed(name, polling, state, false)), result),
+				() -> listed(name, polling, now, !reachability.reachable()), disconnect);
 		return result;
 	}
 
@@ -112,7 +122,9 @@ class BlockingQueryController {
 	@ApiResponse(responseCode = "200", description = "The instance",
 			headers = { @Header(name = HttpHeaders.ETAG, description = "Revision of the last change, quoted"),
 					@Header(name = Headers.INDEX, description = "Revision of the last change",
-							schema = @Schema(type = "integer")) })
+							schema = @Schema(type = "integer")),
+					@Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
+							schema = @Schema(type = "boolean")) })
 	@ApiResponse(responseCode = "503",
 			description = "The node serves its maximum of watchers, or the database is unavailable; "
 					+ "retry after Retry-After",
@@ -127,19 +139,20 @@ class BlockingQueryController {
 		InstanceId instanceId = InstanceId.of(id);
 		Long after = QueryParameters.index(index);
 		Duration timeout = QueryParameters.wait(wait, settings.defaultWait(), settings.maxWait());
-		InstanceView now = queries.instance(name, instanceId);
+		Answer<InstanceView> answer = queries.instance(name, instanceId);
+		InstanceView now = answer.value();
 		DeferredResult<ResponseEntity<InstanceView>> result = new DeferredResult<>(jittered(timeout));
 		if (after == null || now.revision() > after) {
-			result.setResult(found(now));
+			result.setResult(found(now, answer.stale()));
 			return result;
 		}
 		await(new Waiter(name.value(),
 				state -> state.revision() > after
 						&& find(state, instanceId).map(i -> i.revision() > after).orElse(true),
-				state -> find(state, instanceId).ifPresentOrElse(instance -> result.setResult(found(instance)),
+				state -> find(state, instanceId).ifPresentOrElse(instance -> result.setResult(found(instance, false)),
 						() -> result.setErrorResult(new NotFoundException(
 								"instance %s of service %s was removed".formatted(instanceId, name)))),
-				result), () -> found(now), () -> {
+				result), () -> found(now, !reachability.reachable()), () -> {
 				});
 		return result;
 	}
@@ -161,15 +174,16 @@ class BlockingQueryController {
 		feed.await(waiter);
 	}
 
-	private ResponseEntity<InstanceList> listed(ServiceName name, String subscriber, InstanceList state) {
+	private ResponseEntity<InstanceList> listed(ServiceName name, String subscriber, InstanceList state,
+			boolean stale) {
 		if (subscriber != null) {
 			subscribers.delivered(name.value(), subscriber, state.revision());
 		}
-		return ResponseEntity.ok().header(Headers.INDEX, Long.toString(state.revision())).body(state);
+		return Headers.ok(stale).header(Headers.INDEX, Long.toString(state.revision())).body(state);
 	}
 
-	private static ResponseEntity<InstanceView> found(InstanceView instance) {
-		return ResponseEntity.ok()
+	private static ResponseEntity<InstanceView> found(InstanceView instance, boolean stale) {
+		return Headers.ok(stale)
 			.eTag("\"" + instance.revision() + "\"")
 			.header(Headers.INDEX, Long.toString(instance.revision()))
 			.body(instance);

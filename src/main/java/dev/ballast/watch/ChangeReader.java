@@ -18,8 +18,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Reads what the feed needs from the database: a service's state, and the change log
- * after given revisions. Payloads are re-rendered from the typed instance record, so
+ * Reads what the feed needs from the database: a service's state (through the
+ * application's pool, in one snapshot), and the change log after given revisions (on the
+ * feed's own connections). Payloads are re-rendered from the typed instance record, so
  * events carry exactly the fields and order of every other response.
  */
 @Component
@@ -34,15 +35,20 @@ class ChangeReader {
 
 	private final ObjectMapper json;
 
-	ChangeReader(JdbcTemplate jdbc, InstanceQueries queries, ObjectMapper json) {
-		this.jdbc = jdbc;
+	ChangeReader(FeedConnections connections, InstanceQueries queries, ObjectMapper json) {
+		this.jdbc = new JdbcTemplate(connections.dataSource());
 		this.queries = queries;
 		this.json = json;
 	}
 
 	/** A service's instances and revision, from one snapshot of the database. */
 	InstanceList load(String service) {
-		return queries.instances(ServiceName.of(service));
+		return queries.load(ServiceName.of(service));
+	}
+
+	/** Hands the state the feed applied to the reads that answer during an outage. */
+	void followed(InstanceList state) {
+		queries.followed(state);
 	}
 
 	/** The current revision of each named service that exists. */

@@ -30,6 +30,15 @@ final class EventFrame {
 		return frame.append('\n').toString().getBytes(StandardCharsets.UTF_8);
 	}
 
+	/**
+	 * Tells the client whether what the stream sends is the node's last known state
+	 * because the database is unreachable ({@code true}), or live again ({@code false}).
+	 * It carries no id, so the client's last event id stays where it is.
+	 */
+	static byte[] stale(boolean stale) {
+		return of(null, "stale", "{\"stale\":" + stale + "}");
+	}
+
 	/** Tells the client to reconnect (with its Last-Event-ID), and why. */
 	static byte[] reconnect(String reason, long retryMillis) {
 		return ("retry: " + retryMillis + "\nevent: reconnect\ndata: {\"reason\":\"" + reason + "\"}\n\n")

@@ -17,7 +17,12 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.ballast.database.ConnectionFailure;
+import dev.ballast.database.DatabaseLost;
+import dev.ballast.database.DatabaseRestored;
+import dev.ballast.database.Reachability;
 import dev.ballast.instance.InstanceList;
+import dev.ballast.web.OverloadedException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -25,6 +30,7 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.EventListener;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
@@ -63,8 +69,18 @@ class Feed implements SmartLifecycle {
 
 	private final Counter resynchronized;
 
-	Feed(ChangeReader reader, Subscribers subscribers, WatchSettings settings, ObjectMapper json,
-			MeterRegistry meters) {
+	private final Reachability reachability;
+
+	/**
+	 * Blocking queries that arrived during an outage for a service this node did not
+	 * follow; they wait for their timeout, or for the database to come back. Touched only
+	 * on the feed thread.
+	 */
+	private final List<Waiter> orphans = new ArrayList<>();
+
+	Feed(ChangeReader reader, Subscribers subscribers, WatchSettings settings, ObjectMapper json, MeterRegistry meters,
+			Reachability reachability) {
+		this.reachability = reachability;
 		this.resynchronized = Counter.builder("ballast.watch.resynchronized")
 			.description("Streams that fell a whole queue behind and were sent a snapshot instead")
 			.register(meters);
@@ -101,6 +117,9 @@ class Feed implements SmartLifecycle {
 				sendInitial(watcher, feed);
 				feed.watchers().add(watcher);
 			}
+			if (!reachability.reachable()) {
+				offer(watcher, EventFrame.stale(true));
+			}
 			watchers.add(watcher);
 			return null;
 		});
@@ -128,18 +147,56 @@ class Feed implements SmartLifecycle {
 				}
 			}
 			catch (RuntimeException ex) {
-				waiter.result().setErrorResult(ex);
+				if (!reachability.reachable() && ConnectionFailure.isCauseOf(ex)) {
+					orphans.add(waiter);
+				}
+				else {
+					waiter.result().setErrorResult(ex);
+				}
 			}
 		});
 	}
 
 	void forget(Waiter waiter) {
 		execute(() -> {
+			orphans.remove(waiter);
 			ServiceFeed feed = feeds.get(waiter.service());
 			if (feed != null) {
 				feed.waiters().remove(waiter);
 			}
 		});
+	}
+
+	/**
+	 * Tells every open stream that what it has is the node's last known state; the
+	 * streams stay open and keep their keepalives.
+	 */
+	@EventListener
+	void on(DatabaseLost lost) {
+		execute(() -> {
+			for (Watcher watcher : watchers) {
+				offer(watcher, EventFrame.stale(true));
+				watcher.drain();
+			}
+		});
+	}
+
+	/**
+	 * Tells every open stream that it is live again, then sends what it missed; blocking
+	 * queries that could not wait on this node's state wait on it now.
+	 */
+	@EventListener
+	void on(DatabaseRestored restored) {
+		execute(() -> {
+			for (Watcher watcher : watchers) {
+				offer(watcher, EventFrame.stale(false));
+				watcher.drain();
+			}
+			List<Waiter> waiting = List.copyOf(orphans);
+			orphans.clear();
+			waiting.forEach(this::await);
+		});
+		catchUp();
 	}
 
 	/** Some node committed changes to these services: read them. */
@@ -162,6 +219,10 @@ class Feed implements SmartLifecycle {
 	 * lost notification, a reconnected listener); forgets services nobody watches.
 	 */
 	void catchUp() {
+		if (!reachability.reachable()) {
+			// Nothing can be read; the database's return triggers a catch-up of its own.
+			return;
+		}
 		execute(() -> {
 			long now = System.nanoTime();
 			long cutoff = now - settings.idleServiceTimeout().toNanos();
@@ -324,6 +385,7 @@ class Feed implements SmartLifecycle {
 			return;
 		}
 		feed.publish();
+		reader.followed(feed.current());
 		List<byte[]> frames = applied.stream()
 			.map(change -> EventFrame.of(Long.toString(change.revision()), change.eventName(), change.data()))
 			.toList();
@@ -338,6 +400,7 @@ class Feed implements SmartLifecycle {
 
 	private void reload(ServiceFeed feed) {
 		feed.reset(reader.load(feed.service()));
+		reader.followed(feed.current());
 		for (Watcher watcher : feed.watchers()) {
 			watcher.discardQueued();
 			watcher.services().forEach(service -> sendSnapshot(watcher, feeds.get(service)));
@@ -401,10 +464,15 @@ class Feed implements SmartLifecycle {
 	public void stop() {
 		running = false;
 		watchers.forEach(watcher -> watcher.finish(EventFrame.reconnect("shutdown", retryMillis())));
-		execute(() -> feeds.values().forEach(feed -> {
-			feed.waiters().forEach(waiter -> waiter.answer().accept(feed.current()));
-			feed.waiters().clear();
-		}));
+		execute(() -> {
+			feeds.values().forEach(feed -> {
+				feed.waiters().forEach(waiter -> waiter.answer().accept(feed.current()));
+				feed.waiters().clear();
+			});
+			orphans.forEach(waiter -> waiter.result()
+				.setErrorResult(new OverloadedException("the node is stopping; retry on another node")));
+			orphans.clear();
+		});
 		thread.shutdown();
 		try {
 			if (!thread.awaitTermination(2, TimeUnit.SECONDS)) {

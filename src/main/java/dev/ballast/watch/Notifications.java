@@ -8,16 +8,20 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import javax.sql.DataSource;
 
+import dev.ballast.database.DatabaseRestored;
 import dev.ballast.database.Notified;
+import dev.ballast.database.Reachability;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
@@ -43,16 +47,28 @@ class Notifications implements SmartLifecycle {
 
 	private final Feed feed;
 
+	private final Reachability reachability;
+
 	private final List<Notified> others;
 
 	private volatile boolean running;
 
-	private Thread thread;
+	private volatile Thread thread;
 
-	Notifications(DataSource dataSource, Feed feed, List<Notified> others) {
-		this.dataSource = dataSource;
+	Notifications(FeedConnections connections, Feed feed, Reachability reachability, List<Notified> others) {
+		this.dataSource = connections.dataSource();
 		this.feed = feed;
+		this.reachability = reachability;
 		this.others = others;
+	}
+
+	/** Listens again at once rather than after the rest of a long backoff. */
+	@EventListener
+	void on(DatabaseRestored restored) {
+		Thread listener = thread;
+		if (listener != null) {
+			LockSupport.unpark(listener);
+		}
 	}
 
 	@Override
@@ -78,7 +94,7 @@ class Notifications implements SmartLifecycle {
 				receive(connection);
 			}
 			catch (SQLException | RuntimeException ex) {
-				if (running) {
+				if (running && reachability.reachable()) {
 					log.warn("Change notifications interrupted ({}); reconnecting in about {} ms", ex.getMessage(),
 							backoff);
 				}
@@ -127,11 +143,8 @@ class Notifications implements SmartLifecycle {
 	}
 
 	private void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+		LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
+		if (Thread.interrupted()) {
 			running = false;
 		}
 	}

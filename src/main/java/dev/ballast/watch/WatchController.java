@@ -10,12 +10,15 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.ballast.database.Reachability;
+import dev.ballast.instance.Headers;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.web.BadParameterException;
 import dev.ballast.web.OverloadedException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -72,7 +75,11 @@ class WatchController {
 
 	private final WatchSettings settings;
 
-	WatchController(Feed feed, WatcherCap cap, Subscribers subscribers, WatchSettings settings) {
+	private final Reachability reachability;
+
+	WatchController(Feed feed, WatcherCap cap, Subscribers subscribers, WatchSettings settings,
+			Reachability reachability) {
+		this.reachability = reachability;
 		this.feed = feed;
 		this.cap = cap;
 		this.subscribers = subscribers;
@@ -88,8 +95,13 @@ class WatchController {
 			comment comes at least every 15 s. After about 10 minutes (jittered), or when the node stops, the stream \
 			ends with `event: reconnect` (data `{"reason": ...}`): reconnect with Last-Event-ID. A client that does \
 			not keep up gets a fresh snapshot instead of its backlog. With `subscriber`, the registry tracks what was \
-			delivered to it; acknowledge applied revisions with POST .../subscribers/{subscriber}/ack.""")
+			delivered to it; acknowledge applied revisions with POST .../subscribers/{subscriber}/ack. While the \
+			database is unreachable the stream stays open on the node's last known state: it receives \
+			`event: stale` with data `{"stale":true}` (and the response carries X-Ballast-Stale: true if it opened \
+			then), and `{"stale":false}` once the database is back, followed by the changes it missed.""")
 	@ApiResponse(responseCode = "200", description = "The event stream",
+			headers = @Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
+					schema = @Schema(type = "boolean")),
 			content = @Content(mediaType = "text/event-stream", schema = @Schema(type = "string"),
 					examples = @ExampleObject(name = "stream", value = EXAMPLE)))
 	@ApiResponse(responseCode = "503",
@@ -115,6 +127,8 @@ class WatchController {
 			delivered so far, sorted by service and comma-separated (`orders:17,payments:42`). Send it back verbatim \
 			as Last-Event-ID to resume every service exactly; a service missing from it starts with a snapshot.""")
 	@ApiResponse(responseCode = "200", description = "The event stream",
+			headers = @Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
+					schema = @Schema(type = "boolean")),
 			content = @Content(mediaType = "text/event-stream", schema = @Schema(type = "string")))
 	@ApiResponse(responseCode = "404", description = "One of the services is not registered",
 			content = @Content(mediaType = "application/problem+json",
@@ -179,6 +193,9 @@ class WatchController {
 			response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
 			// nginx and similar proxies must pass each event on at once.
 			response.setHeader("X-Accel-Buffering", "no");
+			if (!reachability.reachable()) {
+				response.setHeader(Headers.STALE, "true");
+			}
 			watcher.start(async, response.getOutputStream());
 		}
 		catch (RuntimeException | IOException ex) {

@@ -1,5 +1,6 @@
 package dev.ballast.watch;
 
+import dev.ballast.database.Reachability;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -8,6 +9,7 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionException;
 
 /**
  * The watch timers: stream upkeep, catch-up reads, subscriber progress, retention.
@@ -27,7 +29,10 @@ class WatchSchedule {
 
 	private final ChangeLogRetention retention;
 
-	WatchSchedule(Feed feed, Subscribers subscribers, ChangeLogRetention retention) {
+	private final Reachability reachability;
+
+	WatchSchedule(Feed feed, Subscribers subscribers, ChangeLogRetention retention, Reachability reachability) {
+		this.reachability = reachability;
 		this.feed = feed;
 		this.subscribers = subscribers;
 		this.retention = retention;
@@ -45,23 +50,30 @@ class WatchSchedule {
 
 	@Scheduled(fixedDelayString = "${ballast.watch.flush-interval:1s}")
 	void flushSubscribers() {
+		if (!reachability.reachable()) {
+			// Progress stays in memory until the database is back.
+			return;
+		}
 		try {
 			subscribers.flush();
 		}
-		catch (DataAccessException ex) {
+		catch (DataAccessException | TransactionException ex) {
 			log.warn("Subscriber progress not written yet: {}", ex.getMessage());
 		}
 	}
 
 	@Scheduled(fixedDelay = 60_000, initialDelay = 60_000)
 	void prune() {
+		if (!reachability.reachable()) {
+			return;
+		}
 		try {
 			int deleted = retention.prune();
 			if (deleted > 0) {
 				log.info("Deleted {} changes older than the change log retention", deleted);
 			}
 		}
-		catch (DataAccessException ex) {
+		catch (DataAccessException | TransactionException ex) {
 			log.warn("Change log retention did not run: {}", ex.getMessage());
 		}
 	}

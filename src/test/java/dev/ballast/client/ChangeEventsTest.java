@@ -27,6 +27,18 @@ class ChangeEventsTest {
 	}
 
 	@Test
+	void theRegistrysStaleMarkersChangeNothing() {
+		apply("snapshot", "42", snapshot("payments", 42, instance("payments", "a", 41)));
+		// Sent while the registry's database is unreachable, and when it is back; they
+		// carry no id, so the parser repeats the last one.
+		apply("stale", "42", "{\"stale\":true}");
+		apply("stale", "42", "{\"stale\":false}");
+
+		assertThat(ids("payments")).containsExactly("a");
+		assertThat(changes).extracting(WatchedService::revision).containsExactly(42L);
+	}
+
+	@Test
 	void keepsInstancesOrderedById() {
 		apply("snapshot", "42", snapshot("payments", 42, instance("payments", "b", 40), instance("payments", "a", 41)));
 

@@ -11,7 +11,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * A second registry node in the test JVM, on the same PostgreSQL as the
- * {@link RegistryTest} node, with its own settings.
+ * {@link RegistryTest} node (or on one of the test's own), with its own settings.
  */
 public final class OtherNode implements AutoCloseable {
 
@@ -22,7 +22,11 @@ public final class OtherNode implements AutoCloseable {
 	}
 
 	public static OtherNode start(String... properties) {
-		TestDatabase.Server db = TestDatabase.server();
+		return startOn(TestDatabase.server(), properties);
+	}
+
+	/** A node on a PostgreSQL of the test's own, which the test may stop and restart. */
+	public static OtherNode startOn(TestDatabase.Server db, String... properties) {
 		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.datasource.url=" + db.url(),
 				"spring.datasource.username=" + db.user(), "spring.datasource.password=" + db.password(),
 				"spring.jmx.enabled=false", Admin.bootstrapProperty()));

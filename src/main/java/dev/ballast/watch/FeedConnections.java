@@ -1,0 +1,58 @@
+package dev.ballast.watch;
+
+import java.sql.SQLException;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.ballast.database.Reachability;
+import jakarta.annotation.PreDestroy;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * A small pool of the feed's own, with the application pool's settings: the change
+ * listener and the feed's change-log reads never queue behind request traffic for a
+ * connection, so a node whose requests exhaust the pool still delivers events. Behind the
+ * same gate as the application pool while the database is unreachable.
+ */
+@Component
+class FeedConnections {
+
+	/**
+	 * One for the listener, one for the feed thread, one to spare while a connection is
+	 * replaced.
+	 */
+	private static final int SIZE = 3;
+
+	private final HikariDataSource pool;
+
+	private final DataSource dataSource;
+
+	FeedConnections(DataSource application, Reachability reachability) throws SQLException {
+		if (application.isWrapperFor(HikariDataSource.class)) {
+			pool = new HikariDataSource();
+			application.unwrap(HikariDataSource.class).copyStateTo(pool);
+			pool.setPoolName("ballast-feed");
+			pool.setMaximumPoolSize(SIZE);
+			pool.setMinimumIdle(1);
+			dataSource = reachability.gate(pool);
+		}
+		else {
+			pool = null;
+			dataSource = application;
+		}
+	}
+
+	DataSource dataSource() {
+		return dataSource;
+	}
+
+	@PreDestroy
+	void close() {
+		if (pool != null) {
+			pool.close();
+		}
+	}
+
+}

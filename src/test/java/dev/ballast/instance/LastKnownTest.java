@@ -1,0 +1,58 @@
+package dev.ballast.instance;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LastKnownTest {
+
+	final LastKnown known = new LastKnown(new LastKnownSettings(2));
+
+	@Test
+	void aStateNeverGoesBackToAnOlderRevision() {
+		known.instances(list("a", 5, instance("a", "x", 5)));
+		known.instances(list("a", 3));
+
+		assertThat(known.instances(ServiceName.of("a"))).hasValueSatisfying(l -> assertThat(l.revision()).isEqualTo(5));
+	}
+
+	@Test
+	void anInstanceComesFromTheLaterOfTheListAndItsOwnRead() {
+		known.instances(list("a", 5, instance("a", "x", 4)));
+		known.instance(instance("a", "x", 7));
+		assertThat(known.instance(ServiceName.of("a"), InstanceId.of("x"))).hasValueSatisfying(
+				found -> assertThat(found).hasValueSatisfying(i -> assertThat(i.revision()).isEqualTo(7)));
+
+		// A later list without it means it was removed.
+		known.instances(list("a", 8));
+		assertThat(known.instance(ServiceName.of("a"), InstanceId.of("x"))).hasValue(java.util.Optional.empty());
+		// Nothing known of the service at all.
+		assertThat(known.instance(ServiceName.of("b"), InstanceId.of("x"))).isEmpty();
+	}
+
+	@Test
+	void forgetsTheLeastRecentlyUsedServicesBeyondItsBound() {
+		known.instances(list("a", 1));
+		known.instances(list("b", 1));
+		known.instances(ServiceName.of("a"));
+		known.instances(list("c", 1));
+
+		assertThat(known.instances(ServiceName.of("a"))).isPresent();
+		assertThat(known.instances(ServiceName.of("b"))).isEmpty();
+		assertThat(known.instances(ServiceName.of("c"))).isPresent();
+	}
+
+	private static InstanceList list(String service, long revision, InstanceView... instances) {
+		return new InstanceList(service, revision, List.of(instances));
+	}
+
+	private static InstanceView instance(String service, String id, long revision) {
+		return new InstanceView(service, id, "h", 1, null, 10, 10, true, Mode.SERVING, null, null, List.of(),
+				Health.PASSING, Map.of(), 30, Instant.EPOCH, revision);
+	}
+
+}
