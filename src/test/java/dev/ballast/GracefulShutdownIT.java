@@ -4,7 +4,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 import dev.ballast.support.Api;
@@ -12,6 +19,7 @@ import dev.ballast.support.EventStream;
 import dev.ballast.support.Node;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,6 +42,7 @@ class GracefulShutdownIT {
 		Files.deleteIfExists(firstLog);
 		Files.deleteIfExists(secondLog);
 		// Absorbed heartbeats reach the database only when the node stops.
+		Map<String, Integer> writesInFlight;
 		Node node = Node.start(dataDir, firstLog, "--ballast.lease.flush-interval=1h");
 		Api api = Api.on(node.port());
 		Api.Reply registered = api.put(INSTANCE, "{\"address\":\"h\",\"port\":80,\"leaseTtlSeconds\":300}");
@@ -54,6 +63,17 @@ class GracefulShutdownIT {
 			Thread.sleep(500);
 			assertThat(parked).as("the blocking query is parked").isNotDone();
 
+			Map<String, Integer> acknowledged = new ConcurrentHashMap<>();
+			Queue<Integer> refusals = new ConcurrentLinkedQueue<>();
+			List<Thread> writers = new ArrayList<>();
+			for (int w = 0; w < 3; w++) {
+				int writer = w;
+				writers.add(Thread.ofPlatform().start(() -> write(api, writer, acknowledged, refusals)));
+			}
+			while (acknowledged.size() < 10) {
+				Thread.sleep(50);
+			}
+
 			long stopping = System.nanoTime();
 			CompletableFuture<Integer> stopped = CompletableFuture.supplyAsync(() -> {
 				try {
@@ -71,6 +91,13 @@ class GracefulShutdownIT {
 			Api.Reply answered = parked.get(30, TimeUnit.SECONDS);
 			assertThat(answered.status()).as("the parked blocking query was answered").isEqualTo(200);
 			assertThat(stopped.get(70, TimeUnit.SECONDS)).isIn(0, 143);
+			for (Thread writer : writers) {
+				assertThat(writer.join(Duration.ofSeconds(30))).isTrue();
+			}
+			assertThat(refusals).as("writes refused while stopping are refused as unavailable, never failed")
+				.allMatch(status -> status == 503);
+			writesInFlight = acknowledged;
+			System.out.printf("GracefulShutdownIT: %d writes refused with 503 while stopping%n", refusals.size());
 			System.out.printf("GracefulShutdownIT: stopped %d ms after SIGTERM%n",
 					Duration.ofNanos(System.nanoTime() - stopping).toMillis());
 		}
@@ -92,9 +119,44 @@ class GracefulShutdownIT {
 				.parse(Api.on(again.port()).get(INSTANCE).json().get("leaseExpiresAt").asString());
 			assertThat(flushedExpiry).as("the heartbeat absorbed before the stop was written")
 				.isAfterOrEqualTo(registeredExpiry.plusSeconds(1));
+			Map<String, Integer> present = new HashMap<>();
+			for (JsonNode instance : Api.on(again.port())
+				.get("/v1/services/calm-writes/instances")
+				.json()
+				.get("instances")) {
+				present.put(instance.get("id").asString(), instance.get("weight").asInt());
+			}
+			assertThat(present).as("every write acknowledged while the node stopped")
+				.containsAllEntriesOf(writesInFlight);
+			System.out.printf("GracefulShutdownIT: %d writes acknowledged around the SIGTERM%n", writesInFlight.size());
 			String restart = Files.readString(secondLog);
 			assertThat(restart).doesNotContain("Removing stale", "automatic recovery", "not properly shut down");
 			assertThat(again.stop()).isIn(0, 143);
+		}
+	}
+
+	/**
+	 * Registers instances one after another until the node no longer takes connections,
+	 * recording the acknowledged ones and the status of every other answer.
+	 */
+	private static void write(Api api, int writer, Map<String, Integer> acknowledged, Queue<Integer> refusals) {
+		for (int n = 0;; n++) {
+			String id = "w%d-%d".formatted(writer, n);
+			int weight = n % 100;
+			Api.Reply reply;
+			try {
+				reply = api.put("/v1/services/calm-writes/instances/" + id,
+						"{\"address\":\"h\",\"port\":80,\"weight\":%d,\"leaseTtlSeconds\":300}".formatted(weight));
+			}
+			catch (RuntimeException ex) {
+				return;
+			}
+			if (reply.status() / 100 == 2) {
+				acknowledged.put(id, weight);
+			}
+			else {
+				refusals.add(reply.status());
+			}
 		}
 	}
 
