@@ -1,10 +1,12 @@
 package dev.ballast.instance;
 
 import java.io.ByteArrayInputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import dev.ballast.support.Admin;
@@ -53,8 +55,44 @@ class RequestHabitsTest {
 				authorized(uri("/v1/services/%s/instances".formatted(service))).GET().build(),
 				HttpResponse.BodyHandlers.ofString());
 		assertThat(put.statusCode()).isEqualTo(201);
+		assertThat(put.version()).as("the upgrade is declined, the request answered")
+			.isEqualTo(HttpClient.Version.HTTP_1_1);
 		assertThat(get.statusCode()).isEqualTo(200);
 		assertThat(get.body()).contains("\"id\":\"a\"");
+	}
+
+	/**
+	 * The headers the JDK client adds to its first request on a connection, sent exactly:
+	 * with a body of known length and with a chunked one.
+	 */
+	@Test
+	void answersRequestsCarryingUpgradeAndHttp2SettingsHeaders() throws Exception {
+		String service = Names.service("h2c-raw");
+		String upgrade = "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+				+ "HTTP2-Settings: AAEAAEAAAAIAAAAAAAMAAAAAAAQBAAAAAAUAAEAAAAYABgAA\r\n";
+		String body = "{\"address\":\"h\",\"port\":80,\"weight\":3}";
+		assertThat(statusLine(
+				"PUT /v1/services/%s/instances/a HTTP/1.1\r\nHost: 127.0.0.1\r\n%s".formatted(service, upgrade)
+						+ "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body))
+			.isEqualTo("HTTP/1.1 201 ");
+		assertThat(statusLine(
+				"PUT /v1/services/%s/instances/b HTTP/1.1\r\nHost: 127.0.0.1\r\n%s".formatted(service, upgrade)
+						+ "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+						+ Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n"))
+			.isEqualTo("HTTP/1.1 201 ");
+		HttpResponse<String> listed = http(HttpClient.Version.HTTP_1_1).send(
+				HttpRequest.newBuilder(uri("/v1/services/%s/instances".formatted(service))).GET().build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(listed.body()).contains("\"id\":\"a\"", "\"id\":\"b\"", "\"weight\":3");
+	}
+
+	/** Sends a request over a plain socket and returns the start of its status line. */
+	private String statusLine(String request) throws Exception {
+		try (Socket socket = new Socket("127.0.0.1", port)) {
+			socket.setSoTimeout(10_000);
+			socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+			return new String(socket.getInputStream().readNBytes(13), StandardCharsets.US_ASCII);
+		}
 	}
 
 	@Test

@@ -112,6 +112,30 @@ public final class Api {
 		}
 	}
 
+	/**
+	 * A request exactly as given: the body as raw text (no Content-Type unless among
+	 * {@code headers}), answered within {@code timeout} or failed, and not checked
+	 * against the contract, for tests that send what no client should.
+	 */
+	public HttpResponse<String> raw(String method, String path, String body, java.util.Map<String, String> headers,
+			Duration timeout) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+			.timeout(timeout)
+			.method(method,
+					body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+		headers.forEach(request::header);
+		try {
+			return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(method + " " + path + " got no answer: " + ex, ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	private static JsonNode parse(HttpResponse<String> response) {
 		String type = response.headers().firstValue("Content-Type").orElse("");
 		return type.contains("json") && !response.body().isEmpty() ? JSON.readTree(response.body()) : null;
