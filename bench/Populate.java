@@ -12,7 +12,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Registers many instances for the heartbeat benchmark: instance i-K of service bench-(K % S),
  * which is the naming bench/heartbeat.lua renews.
  *
- * java bench/Populate.java --url http://127.0.0.1:18090 --instances 100000 --services 100 --clients 16
+ * BALLAST_TOKEN=... java bench/Populate.java --url http://127.0.0.1:18090 --instances 100000 --services 100 --clients 16
+ *
+ * BALLAST_TOKEN (environment rather than an option, which ps would show) is the bearer
+ * token sent with every registration: registrant for bench-*, operator or admin.
  */
 public class Populate {
 
@@ -22,6 +25,11 @@ public class Populate {
 		int services = Integer.parseInt(option(args, "--services", "100"));
 		int clients = Integer.parseInt(option(args, "--clients", "16"));
 		int ttl = Integer.parseInt(option(args, "--ttl", "300"));
+		String token = System.getenv("BALLAST_TOKEN");
+		if (token == null || !token.matches("[!-~]{1,4096}")) {
+			System.err.println("error: BALLAST_TOKEN must hold the bearer token to send (printable ASCII, no spaces)");
+			System.exit(2);
+		}
 		HttpClient http = HttpClient.newBuilder()
 			.version(HttpClient.Version.HTTP_1_1)
 			.connectTimeout(Duration.ofSeconds(5))
@@ -39,12 +47,14 @@ public class Populate {
 						HttpRequest request = HttpRequest.newBuilder(URI.create(url + path))
 							.timeout(Duration.ofSeconds(10))
 							.header("Content-Type", "application/json")
+							.header("Authorization", "Bearer " + token)
 							.PUT(HttpRequest.BodyPublishers.ofString(body))
 							.build();
 						try {
-							int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-							if (status != 201 && status != 200) {
-								failures.incrementAndGet();
+							HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+							if (response.statusCode() != 201 && response.statusCode() != 200
+									&& failures.getAndIncrement() < 3) {
+								System.err.printf("PUT %s: %d %s%n", path, response.statusCode(), response.body());
 							}
 						}
 						catch (Exception ex) {

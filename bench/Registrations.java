@@ -39,7 +39,7 @@ public class Registrations {
 	static final int MAX_CONSECUTIVE_FAILURES = 20;
 
 	record Options(URI url, int clients, int warmupSeconds, int seconds, long maxRequests, int services,
-			int instancesPerClient, Duration timeout, String tag) {
+			int instancesPerClient, Duration timeout, String tag, String authorization) {
 
 		static Options parse(String[] args) {
 			Map<String, String> values = new HashMap<>(Map.of("--url", "http://127.0.0.1:8080", "--clients", "8",
@@ -61,7 +61,8 @@ public class Registrations {
 						nonNegative(values, "--warmup"), positive(values, "--seconds"),
 						positive(values, "--max-requests"), positive(values, "--services"),
 						positive(values, "--instances-per-client"),
-						Duration.ofSeconds(positive(values, "--timeout")), values.get("--tag"));
+						Duration.ofSeconds(positive(values, "--timeout")), values.get("--tag"),
+						authorizationFromEnvironment());
 				if (!options.tag.matches("[a-z0-9]{1,20}")) {
 					usage(2, "--tag must be 1 to 20 characters from [a-z0-9]; got " + options.tag);
 				}
@@ -108,8 +109,23 @@ public class Registrations {
 					  --services N                 services bench-<tag>-0..N-1 (default 4)
 					  --instances-per-client N     distinct instances each client cycles through (default 50)
 					  --timeout S                  timeout of every HTTP call, in seconds (default 10)
-					  --tag T                      run tag in service names (default: random)""");
+					  --tag T                      run tag in service names (default: random)
+					environment:
+					  BALLAST_TOKEN                bearer token sent on every call (required): registrant for
+					                               bench-*, operator or admin; bench/registrations.sh sets it""");
 			System.exit(status);
+		}
+
+		/**
+		 * From the environment rather than an option, which ps would show. Checked here
+		 * because the HTTP client would refuse it only at the first request.
+		 */
+		private static String authorizationFromEnvironment() {
+			String token = System.getenv("BALLAST_TOKEN");
+			if (token == null || !token.matches("[!-~]{1,4096}")) {
+				usage(2, "BALLAST_TOKEN must hold the bearer token to send (printable ASCII, no spaces)");
+			}
+			return "Bearer " + token;
 		}
 
 		String service(int client, int k) {
@@ -298,6 +314,7 @@ public class Registrations {
 			.timeout(options.timeout)
 			.header("Content-Type", "application/json")
 			.header("Accept", "application/json")
+			.header("Authorization", options.authorization)
 			.PUT(HttpRequest.BodyPublishers.ofString(body))
 			.build();
 		try {
@@ -382,7 +399,11 @@ public class Registrations {
 				Map<String, Integer> want = entry.getValue();
 				URI uri = options.url.resolve("/v1/services/" + service + "/instances");
 				HttpResponse<String> response = http.send(
-						HttpRequest.newBuilder(uri).timeout(options.timeout).header("Accept", "application/json").build(),
+						HttpRequest.newBuilder(uri)
+							.timeout(options.timeout)
+							.header("Accept", "application/json")
+							.header("Authorization", options.authorization)
+							.build(),
 						HttpResponse.BodyHandlers.ofString());
 				if (want.isEmpty() && response.statusCode() == 404) {
 					continue;

@@ -52,7 +52,7 @@ public class WatchLatency {
 
 	record Options(URI url, int watchers, int rate, int warmupSeconds, int seconds, int instances, int openRate,
 			int selectors, long serverPid, long postgresPid, int drainSeconds, int openTimeoutSeconds,
-			double goalP99Millis, double goalHeapBytes, String service) {
+			double goalP99Millis, double goalHeapBytes, String service, String authorization) {
 
 		static Options parse(String[] args) {
 			String tag = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(0, 6);
@@ -84,7 +84,8 @@ public class WatchLatency {
 						positive(values, "--selectors"), Long.parseLong(values.get("--server-pid")),
 						Long.parseLong(values.get("--postgres-pid")),
 						positive(values, "--drain"), positive(values, "--open-timeout"), goalP99,
-						Double.parseDouble(values.get("--goal-heap-kb")) * 1024, values.get("--service"));
+						Double.parseDouble(values.get("--goal-heap-kb")) * 1024, values.get("--service"),
+						authorizationFromEnvironment());
 				if (!options.service.matches("[a-z0-9][a-z0-9-]{0,62}")) {
 					usage(2, "--service must be a lower-case service name; got " + options.service);
 				}
@@ -141,8 +142,23 @@ public class WatchLatency {
 					  --postgres-pid PID   the node's PostgreSQL postmaster, to count its CPU too (default: not counted)
 					  --goal-p99-ms MS     p99 goal to report against (default 10 up to 1000 watchers, else 50)
 					  --goal-heap-kb KB    heap-per-watcher goal to report against, KiB (default 20)
-					  --service NAME       service to create and watch (default watch-<random>)""");
+					  --service NAME       service to create and watch (default watch-<random>)
+					environment:
+					  BALLAST_TOKEN        bearer token sent on every call and stream (required): operator or
+					                       admin, as the writer PATCHes weights; bench/watchers.sh sets it""");
 			System.exit(status);
+		}
+
+		/**
+		 * From the environment rather than an option, which ps would show. Checked here:
+		 * it goes into the raw watch requests as it is, where a CR or LF would split them.
+		 */
+		private static String authorizationFromEnvironment() {
+			String token = System.getenv("BALLAST_TOKEN");
+			if (token == null || !token.matches("[!-~]{1,4096}")) {
+				usage(2, "BALLAST_TOKEN must hold the bearer token to send (printable ASCII, no spaces)");
+			}
+			return "Bearer " + token;
 		}
 
 	}
@@ -842,6 +858,7 @@ public class WatchLatency {
 			HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri)
 				.timeout(Duration.ofSeconds(10))
 				.header("Content-Type", "application/json")
+				.header("Authorization", options.authorization)
 				.PUT(HttpRequest.BodyPublishers.ofString(body))
 				.build(), HttpResponse.BodyHandlers.ofString());
 			if (response.statusCode() != 201 && response.statusCode() != 200) {
@@ -859,7 +876,8 @@ public class WatchLatency {
 		}
 		InetSocketAddress address = new InetSocketAddress(options.url.getHost(), options.url.getPort());
 		byte[] request = ("GET /v1/services/" + options.service + "/watch HTTP/1.1\r\n" + "Host: "
-				+ options.url.getAuthority() + "\r\n" + "Accept: text/event-stream\r\n"
+				+ options.url.getAuthority() + "\r\n" + "Authorization: " + options.authorization + "\r\n"
+				+ "Accept: text/event-stream\r\n"
 				+ "User-Agent: ballast-bench-watch-latency\r\n\r\n")
 			.getBytes(StandardCharsets.US_ASCII);
 		long period = TimeUnit.SECONDS.toNanos(1) / options.openRate;
@@ -937,6 +955,7 @@ public class WatchLatency {
 			HttpRequest request = HttpRequest.newBuilder(uri)
 				.timeout(Duration.ofSeconds(10))
 				.header("Content-Type", "application/json")
+				.header("Authorization", options.authorization)
 				.method("PATCH", HttpRequest.BodyPublishers.ofString("{\"weight\":" + weight + "}"))
 				.build();
 			write.sentNanos = System.nanoTime();
@@ -978,6 +997,7 @@ public class WatchLatency {
 			try {
 				http.send(HttpRequest.newBuilder(uri)
 					.timeout(Duration.ofSeconds(10))
+					.header("Authorization", options.authorization)
 					.POST(HttpRequest.BodyPublishers.noBody())
 					.build(), HttpResponse.BodyHandlers.discarding());
 			}
@@ -1226,6 +1246,7 @@ public class WatchLatency {
 			HttpResponse<Stream<String>> response = http.send(
 					HttpRequest.newBuilder(URI.create(options.url + "/actuator/prometheus"))
 						.timeout(Duration.ofSeconds(10))
+						.header("Authorization", options.authorization)
 						.build(),
 					HttpResponse.BodyHandlers.ofLines());
 			if (response.statusCode() != 200) {

@@ -1,6 +1,12 @@
 -- wrk script: POST heartbeats round-robin over the instances bench/Populate.java
 -- registered (instance i-K of service bench-(K % S)). Each wrk thread starts at a
 -- different offset so threads do not renew the same instance at the same moment.
+-- BALLAST_TOKEN (environment) is sent as the bearer token of every heartbeat.
+local token = os.getenv("BALLAST_TOKEN")
+if not token or not token:match("^[!-~]+$") then
+  error("BALLAST_TOKEN must hold the bearer token to send (printable ASCII, no spaces)")
+end
+wrk.headers["Authorization"] = "Bearer " .. token
 local instances = tonumber(os.getenv("BENCH_INSTANCES") or "100000")
 local services = tonumber(os.getenv("BENCH_SERVICES") or "100")
 local counter = 0

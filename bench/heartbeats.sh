@@ -14,10 +14,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]; then
-  export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-  export PATH="$JAVA_HOME/bin:$PATH"
-fi
+# The JDK, the jar, the admin token and node options, and stopping the node, cleanup on
+# exit: shared with the other benchmarks.
+# shellcheck source=bench/node.sh
+source bench/node.sh
 export BENCH_INSTANCES=${BENCH_INSTANCES:-100000}
 export BENCH_SERVICES=${BENCH_SERVICES:-100}
 SECONDS_RUN=${BENCH_SECONDS:-30}
@@ -25,35 +25,25 @@ WARMUP=${BENCH_WARMUP:-20}
 CONNECTIONS=${BENCH_CONNECTIONS:-32}
 THREADS=${BENCH_THREADS:-2}
 PORT=${BENCH_PORT:-18090}
-JAR=${BALLAST_JAR:-$(ls target/ballast-*.jar 2>/dev/null | head -n 1)}
-if [ -z "$JAR" ] || [ ! -f "$JAR" ]; then
-  echo "no jar: run ./mvnw -DskipTests package first" >&2
-  exit 1
-fi
 if ! command -v wrk >/dev/null; then
   echo "installing wrk (Debian package)"
   apt-get install -y wrk >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }
 fi
 
-DATA=$(mktemp -d /tmp/ballast-bench.XXXXXX)
-SERVER_PID=""
-cleanup() {
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill "$SERVER_PID"
-    for _ in $(seq 60); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 1; done
-    kill -9 "$SERVER_PID" 2>/dev/null || true
-  fi
-  rm -rf "$DATA"
-}
-trap cleanup EXIT
+# What node.sh's cleanup stops and removes on exit.
+work=$(mktemp -d /tmp/ballast-bench.XXXXXX)
+data="$work/data"
+stop_timeout=60
+server_pid=""
+generator_pid=""
 
 BASE="http://127.0.0.1:$PORT"
-java -Xmx512m -jar "$JAR" --server.port="$PORT" --server.address=127.0.0.1 --ballast.data-dir="$DATA" \
-  >"$DATA/server.log" 2>&1 &
-SERVER_PID=$!
+java -Xmx512m -jar "$jar" --server.port="$PORT" --server.address=127.0.0.1 --ballast.data-dir="$data" \
+  "${node_options[@]}" >"$work/server.log" 2>&1 &
+server_pid=$!
 for _ in $(seq 120); do
   curl -sf "$BASE/actuator/health" >/dev/null 2>&1 && break
-  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$DATA/server.log"; exit 1; }
+  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log"; exit 1; }
   sleep 1
 done
 curl -sf "$BASE/actuator/health" >/dev/null || { echo "server not healthy within 120 s" >&2; exit 1; }
@@ -61,9 +51,9 @@ curl -sf "$BASE/actuator/health" >/dev/null || { echo "server not healthy within
 java bench/Populate.java --url "$BASE" --instances "$BENCH_INSTANCES" --services "$BENCH_SERVICES" --clients 16
 
 heap() {
-  jcmd "$SERVER_PID" GC.run >/dev/null
+  jcmd "$server_pid" GC.run >/dev/null
   sleep 1
-  curl -sf "$BASE/actuator/prometheus" | awk '/^jvm_memory_used_bytes\{.*area="heap"/ {sum += $NF} END {printf "%.1f MB", sum / 1048576}'
+  bench_curl -sf "$BASE/actuator/prometheus" | awk '/^jvm_memory_used_bytes\{.*area="heap"/ {sum += $NF} END {printf "%.1f MB", sum / 1048576}'
 }
 echo "heap after registration (after a full GC): $(heap)"
 
@@ -75,7 +65,7 @@ echo "measured: ${SECONDS_RUN} s, $CONNECTIONS connections, $THREADS wrk threads
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --timeout 5s -s bench/heartbeat.lua "$BASE" | tail -n 3
 
 echo "heap after the heartbeat load (after a full GC): $(heap)"
-curl -sf "$BASE/v1/services" | python3 -c '
+bench_curl -sf "$BASE/v1/services" | python3 -c '
 import json, sys
 services = json.load(sys.stdin)
 print("registered instances: %d, routable: %d" % (sum(s["instances"] for s in services), sum(s["routable"] for s in services)))'

@@ -1,7 +1,8 @@
 # Shared by the benchmark scripts, which source it from the repository root: the JDK and
-# the jar to run (sets jar), stopping the node they started, cleaning up on exit, a free
-# loopback port and a clock in milliseconds. The sourcing script sets server_pid,
-# generator_pid, stop_timeout, data and work before it starts anything.
+# the jar to run (sets jar), the node's admin token and options, stopping the node they
+# started, cleaning up on exit, a free loopback port and a clock in milliseconds. The
+# sourcing script sets server_pid, generator_pid, stop_timeout, data and work before it
+# starts anything.
 
 if [[ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
 	export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
@@ -19,6 +20,18 @@ if [[ -z "$jar" || ! -f "$jar" ]]; then
 	echo "No Ballast jar found (${jar:-target/ballast-*.jar}). Build it first: ./mvnw -DskipTests package" >&2
 	exit 1
 fi
+
+# A first admin token new on every run. The node reads it as BALLAST_BOOTSTRAP_ADMIN_TOKEN,
+# the load generators (the Java programs, wrk's heartbeat.lua) as BALLAST_TOKEN, and curl
+# through bench_curl: all from the environment, so that no command line shows it.
+BALLAST_TOKEN="$(od -An -tx1 -N24 /dev/urandom | tr -d ' \n')"
+BALLAST_BOOTSTRAP_ADMIN_TOKEN="$BALLAST_TOKEN"
+export BALLAST_TOKEN BALLAST_BOOTSTRAP_ADMIN_TOKEN
+# Options every benchmarked node starts with. The benchmarks measure the server, not the
+# per-token write limit (2,000 writes/s by default), so the limit is lifted out of reach.
+node_options=(--ballast.rate-limit.writes-per-second=1000000)
+# curl with the token, from a header file that only curl sees.
+bench_curl() { curl -H @<(printf 'Authorization: Bearer %s\n' "$BALLAST_TOKEN") "$@"; }
 
 # Stops the server: SIGTERM, bounded wait, then SIGKILL. After a SIGKILL the embedded
 # PostgreSQL (a child process of its own) would outlive the JVM, so it is stopped too.

@@ -22,8 +22,8 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
-# The JDK, the jar, and stopping the node, cleanup on exit, a free port, a clock: shared
-# with the other benchmarks.
+# The JDK, the jar, the admin token and node options, and stopping the node, cleanup on
+# exit, a free port, a clock: shared with the other benchmarks.
 # shellcheck source=bench/node.sh
 source bench/node.sh
 for tool in java curl; do
@@ -47,7 +47,7 @@ start_server() {
 	local began=$(now_ms) deadline
 	deadline=$((began + health_timeout * 1000))
 	echo "---- start $(date -u +%FT%TZ) ----" >>"$log"
-	java -jar "$jar" --server.port="$port" --ballast.data-dir="$data" >>"$log" 2>&1 &
+	java -jar "$jar" --server.port="$port" --ballast.data-dir="$data" "${node_options[@]}" >>"$log" 2>&1 &
 	server_pid=$!
 	until curl -fsS -m 2 "http://127.0.0.1:$port/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; do
 		if ! kill -0 "$server_pid" 2>/dev/null; then

@@ -10,7 +10,14 @@
 #
 #   0. against a fake registry that serves string, fractional, negative, NaN, null...
 #      weights, nginx rejects and logs each bad record once, serves the good one, keeps
-#      its last good set when every record is bad, and its workers stay idle;
+#      its last good set when every record is bad, and its workers stay idle; the fake
+#      answers 401 unless nginx sends its BALLAST_TOKEN as a bearer token; a token with
+#      a space or CR/LF stops the sync at its configuration check, and a token the
+#      registry refuses is logged as such;
+#   T. Ballast started with a bootstrap admin token made for this run (the script's own
+#      calls use it): a write without a token answers 401, with a reader token 403; the
+#      upstreams register with a registrant token for "demo", nginx reads with a reader
+#      token;
 #   1. the traffic split follows the weights;
 #   2. draining an instance over 5 s under traffic: no failed request, its share falls
 #      step by step to 0, and it turns DRAINED on the acknowledgement of nginx's poller;
@@ -65,6 +72,14 @@ hz="$(getconf CLK_TCK)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-nginx-e2e.XXXXXX")"
 # nginx's workers run as nobody when started by root: they must reach lua/ under it.
 chmod 755 "$work"
+
+# A new first admin token on every run. Ballast gets it through its environment and curl
+# through a header file readable by this user only, so that ps shows it nowhere.
+random_token() { od -An -tx1 -N24 /dev/urandom | tr -d ' \n'; }
+admin_token="$(random_token)"
+header_file() { (umask 077 && printf 'Authorization: Bearer %s\n' "$2" >"$work/$1.header"); }
+header_file admin "$admin_token"
+admin_curl() { curl -H @"$work/admin.header" "$@"; }
 data="$work/data"
 service=demo
 subscriber=nginx-e2e
@@ -166,13 +181,14 @@ wait_for() {
 	done
 }
 
-read -r ballast_port fake_port zero_port fake_nginx_port a_port b_port c_port nginx_port <<<"$(free_ports 8)"
+read -r ballast_port fake_port zero_port fake_nginx_port bad_token_port refused_port a_port b_port c_port nginx_port \
+	<<<"$(free_ports 10)"
 ballast="http://127.0.0.1:$ballast_port"
 api="$ballast/v1/services/$service"
 
 start_ballast() {
 	echo "---- start $(date -u +%FT%TZ)" >>"$work/ballast.log"
-	java -jar "$jar" --server.port="$ballast_port" --server.address=127.0.0.1 --ballast.data-dir="$data" \
+	BALLAST_BOOTSTRAP_ADMIN_TOKEN="$admin_token" java -jar "$jar" --server.port="$ballast_port" --server.address=127.0.0.1 --ballast.data-dir="$data" \
 		>>"$work/ballast.log" 2>&1 &
 	ballast_pid=$!
 }
@@ -181,14 +197,15 @@ ballast_up() {
 	curl -fsS -m 2 "$ballast/actuator/health" 2>/dev/null | grep -q '"status":"UP"'
 }
 
-# The nginx of the example, in a prefix of its own with a copy of lua/, listening on $2.
+# The nginx of the example, in a prefix of its own with a copy of lua/, listening on $2,
+# sending $5 as its bearer token.
 start_nginx() {
-	local prefix="$1" port="$2" urls="$3" name="$4"
+	local prefix="$1" port="$2" urls="$3" name="$4" token="$5"
 	mkdir -p "$prefix/logs" "$prefix/temp"
 	cp -r "$here/lua" "$prefix/lua"
 	sed "s/^\(\s*\)listen 8000;/\1listen 127.0.0.1:$port;/" "$here/nginx.conf" >"$prefix/nginx.conf"
 	grep -q "listen 127.0.0.1:$port;" "$prefix/nginx.conf" || fail "nginx.conf has no 'listen 8000;' to rewrite"
-	BALLAST_URLS="$urls" BALLAST_SERVICES="$service" BALLAST_SUBSCRIBER="$name" \
+	BALLAST_URLS="$urls" BALLAST_SERVICES="$service" BALLAST_SUBSCRIBER="$name" BALLAST_TOKEN="$token" \
 		nginx -p "$prefix/" -c "$prefix/nginx.conf" -g 'daemon off;' >>"$prefix/logs/stderr.log" 2>&1 &
 	started_pid=$!
 	others+=("$started_pid")
@@ -237,11 +254,12 @@ start_ballast
 step "0. a registry serving bad weights (fake, on its own nginx)"
 python3 "$here/upstream.py" --name zero --port "$zero_port" &
 others+=($!)
-python3 - "$fake_port" "$zero_port" "$work/fake-all-bad" <<'EOF' >"$work/fake.log" 2>&1 &
+fake_token="fake-reader-$(random_token)"
+python3 - "$fake_port" "$zero_port" "$work/fake-all-bad" "$fake_token" <<'EOF' >"$work/fake.log" 2>&1 &
 import json, os, sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-port, upstream, all_bad = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+port, upstream, all_bad, token = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 good = {"id": "good", "address": "127.0.0.1", "port": upstream, "weight": 100, "effectiveWeight": 100,
         "routable": True, "mode": "SERVING", "health": "PASSING"}
 bad = [dict(good, id=id, **fields) for id, fields in [
@@ -257,8 +275,20 @@ drained = dict(good, id="drained", effectiveWeight=0, routable=False, mode="DRAI
 class Registry(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
+    def refuse(self):
+        body = json.dumps({"type": "https://ballast.dev/problems/unauthenticated", "status": 401,
+                           "detail": "the bearer token is unknown, deleted or expired"}).encode()
+        self.send_response(401)
+        self.send_header("WWW-Authenticate", 'Bearer realm="ballast", error="invalid_token"')
+        self.send_header("Content-Type", "application/problem+json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     # Answers at once whatever the index and wait: the poller must not spin on it.
     def do_GET(self):
+        if self.headers.get("Authorization") != "Bearer " + token:
+            return self.refuse()
         revision, instances = (8, bad) if os.path.exists(all_bad) else (7, [good, drained] + bad)
         body = json.dumps({"service": "demo", "revision": revision, "instances": instances}).encode()
         self.send_response(200)
@@ -271,7 +301,7 @@ class Registry(BaseHTTPRequestHandler):
 ThreadingHTTPServer(("127.0.0.1", port), Registry).serve_forever()
 EOF
 others+=($!)
-start_nginx "$work/nginx-fake" "$fake_nginx_port" "http://127.0.0.1:$fake_port" nginx-e2e-fake
+start_nginx "$work/nginx-fake" "$fake_nginx_port" "http://127.0.0.1:$fake_port" nginx-e2e-fake "$fake_token"
 fake_nginx_pid="$started_pid"
 fake_status() { curl -fsS -m 2 "http://127.0.0.1:$fake_nginx_port/_ballast" 2>/dev/null | jq -r ".services.$service.$1 // empty"; }
 fake_synced() { [[ "$(fake_status revision)" == 7 ]]; }
@@ -295,22 +325,62 @@ traffic split "$work/fake-traffic.log" "$began" "$(now)" --expect zero=1 --toler
 echo "   13 bad records rejected and logged once each; an all-bad answer kept revision 7 in use"
 stop_pid "$fake_nginx_pid" 5
 
+# A token that would split the request: the sync refuses its configuration and never calls.
+start_nginx "$work/nginx-bad-token" "$bad_token_port" "http://127.0.0.1:$fake_port" nginx-e2e-bad $'bad token\r\nX-Injected: 1'
+bad_token_pid="$started_pid"
+config_refused() { grep -q 'ballast: not syncing: BALLAST_TOKEN must be 1 to 4096 printable ASCII characters' \
+	"$work/nginx-bad-token/logs/error.log"; }
+wait_for 5 config_refused || fail "nginx did not refuse a BALLAST_TOKEN with a space, CR and LF"
+grep -q 'X-Injected' "$work/nginx-bad-token/logs/error.log" && fail "nginx logged the refused token"
+stop_pid "$bad_token_pid" 5
+# A token the registry does not know: the sync says the registry refused it.
+start_nginx "$work/nginx-refused" "$refused_port" "http://127.0.0.1:$fake_port" nginx-e2e-refused "not-$fake_token"
+refused_pid="$started_pid"
+refusal_logged() { grep -q '\[error\].*ballast: demo: registry refused the token: 401 the bearer token is unknown' \
+	"$work/nginx-refused/logs/error.log"; }
+wait_for 10 refusal_logged || fail "nginx did not log the registry's 401 as a refused token"
+refusal="$(grep -o 'registry refused the token: 401[^;]*' "$work/nginx-refused/logs/error.log" | head -n1)"
+stop_pid "$refused_pid" 5
+echo "   the fake registry answers 401 without nginx's token; a token with CR/LF: config refused;" \
+	"an unknown one: \"$refusal\""
+
 step "waiting for Ballast"
 wait_for "$health_timeout" ballast_up || fail "Ballast not healthy within ${health_timeout}s"
+
+step "T. tokens: writes without a token or with a reader token refused; tokens for the upstreams and nginx"
+# Prints the new token's secret; $1 is the request body.
+new_token() {
+	admin_curl -fsS -m 5 -X POST "$ballast/v1/tokens" -H 'Content-Type: application/json' -d "$1" | jq -r '.token // empty'
+}
+reader_token="$(new_token "{\"name\":\"$subscriber\",\"role\":\"reader\"}")"
+registrant_token="$(new_token "{\"name\":\"e2e upstreams\",\"role\":\"registrant\",\"services\":[\"$service\"]}")"
+[[ -n "$reader_token" && -n "$registrant_token" ]] || fail "POST /v1/tokens with the bootstrap admin token gave no token"
+header_file reader "$reader_token"
+intruder='{"address":"127.0.0.1","port":9,"weight":100}'
+code="$(curl -sS -m 5 -D "$work/headers.txt" -o "$work/answer.json" -w '%{http_code}' -X PUT "$api/instances/intruder" \
+	-H 'Content-Type: application/json' -d "$intruder")"
+{ [[ "$code" == 401 ]] && grep -qi '^WWW-Authenticate: *Bearer' "$work/headers.txt"; } ||
+	fail "a registration without a token answered $code: $(cat "$work/answer.json")"
+anonymous_write="$code"
+code="$(curl -sS -m 5 -H @"$work/reader.header" -o "$work/answer.json" -w '%{http_code}' -X PUT "$api/instances/intruder" \
+	-H 'Content-Type: application/json' -d "$intruder")"
+[[ "$code" == 403 ]] || fail "a registration with a reader token answered $code: $(cat "$work/answer.json")"
+reader_write="$code"
+echo "   PUT without a token: 401; with a reader token: 403, $(jq -r .detail "$work/answer.json")"
 
 step "upstreams a, b, c with weights 300, 200, 100 (each registers itself, heartbeats every 3 s)"
 for spec in "a $a_port 300" "b $b_port 200" "c $c_port 100"; do
 	read -r name port weight <<<"$spec"
-	python3 "$here/upstream.py" --name "$name" --port "$port" --ballast "$ballast" \
+	BALLAST_TOKEN="$registrant_token" python3 "$here/upstream.py" --name "$name" --port "$port" --ballast "$ballast" \
 		--service "$service" --weight "$weight" --heartbeat 3 >>"$work/upstreams.log" 2>&1 &
 	others+=($!)
 done
-registered() { [[ "$(curl -fsS -m 2 "$api/instances" 2>/dev/null | jq '[.instances[] | select(.routable)] | length')" == 3 ]]; }
+registered() { [[ "$(admin_curl -fsS -m 2 "$api/instances" 2>/dev/null | jq '[.instances[] | select(.routable)] | length')" == 3 ]]; }
 wait_for 20 registered || fail "the upstreams did not register"
 
 nginx_url="http://127.0.0.1:$nginx_port"
 step "nginx on $nginx_url, subscriber $subscriber"
-start_nginx "$work/nginx" "$nginx_port" "$ballast" "$subscriber"
+start_nginx "$work/nginx" "$nginx_port" "$ballast" "$subscriber" "$reader_token"
 nginx_pid="$started_pid"
 status() { curl -fsS -m 2 "$nginx_url/_ballast" 2>/dev/null | jq -r ".services.$service.$1 // empty"; }
 applied_at_least() { local revision; revision="$(status revision)"; [[ -n "$revision" ]] && ((revision >= $1)); }
@@ -334,16 +404,16 @@ echo "   $split_line"
 check_cpu "steady traffic" "$(worker_cpu "$nginx_pid" "$ticks" "$began")"
 
 step "2. drain c over 5 s"
-curl -sN -m 120 "$api/watch" >"$work/events.sse" 2>/dev/null &
+admin_curl -sN -m 120 "$api/watch" >"$work/events.sse" 2>/dev/null &
 watch_pid=$!
 others+=("$watch_pid")
 sleep 0.5
 drain_began="$(now)"
-answer="$(curl -sS -m 5 -w '\n%{http_code}' -X POST "$api/instances/c/drain" -H 'Content-Type: application/json' \
+answer="$(admin_curl -sS -m 5 -w '\n%{http_code}' -X POST "$api/instances/c/drain" -H 'Content-Type: application/json' \
 	-d '{"durationSeconds":5}')"
 [[ "$(tail -n1 <<<"$answer")" == 202 && "$(head -n1 <<<"$answer" | jq -r .mode)" == DRAINING ]] ||
 	fail "drain answered $answer"
-mode_is() { [[ "$(curl -fsS -m 2 "$api/instances/$1" | jq -r .mode)" == "$2" ]]; }
+mode_is() { [[ "$(admin_curl -fsS -m 2 "$api/instances/$1" | jq -r .mode)" == "$2" ]]; }
 wait_for 30 mode_is c DRAINED || fail "c did not become DRAINED"
 drained_at="$(now)"
 ramp_down="$(sed -n 's/^data://p' "$work/events.sse" | jq -r 'select(.id == "c") | "\(.effectiveWeight)/\(.mode)"' | paste -sd' ')"
@@ -351,10 +421,10 @@ zero_revision="$(sed -n 's/^data://p' "$work/events.sse" |
 	jq -s '[.[] | select(.id == "c" and .mode == "DRAINING" and .effectiveWeight == 0)][0].revision')"
 echo "   c's effectiveWeight/mode as Ballast streamed them: $ramp_down"
 [[ "$zero_revision" =~ ^[0-9]+$ ]] || fail "no DRAINING event with effectiveWeight 0 for c"
-drained="$(curl -fsS -m 2 "$api/instances/c")"
+drained="$(admin_curl -fsS -m 2 "$api/instances/c")"
 [[ "$(jq 'has("unconfirmedSubscribers")' <<<"$drained")" == false ]] ||
 	fail "c was declared DRAINED without every subscriber's confirmation: $drained"
-acked="$(curl -fsS -m 2 "$api/subscribers" | jq --arg name "$subscriber" '.subscribers[] | select(.name == $name) | .ackedRevision')"
+acked="$(admin_curl -fsS -m 2 "$api/subscribers" | jq --arg name "$subscriber" '.subscribers[] | select(.name == $name) | .ackedRevision')"
 if ! [[ "$acked" =~ ^[0-9]+$ ]] || ((acked < zero_revision)); then
 	fail "subscriber $subscriber acknowledged ${acked:-nothing}, not the revision $zero_revision where c's weight became 0"
 fi
@@ -369,7 +439,7 @@ traffic split "$work/traffic.log" "$drained_at" "$(now)" --expect a=300,b=200 --
 
 step "3. serve c again, warming up over 5 s"
 serve_began="$(now)"
-answer="$(curl -sS -m 5 -w '\n%{http_code}' -X POST "$api/instances/c/serve" -H 'Content-Type: application/json' \
+answer="$(admin_curl -sS -m 5 -w '\n%{http_code}' -X POST "$api/instances/c/serve" -H 'Content-Type: application/json' \
 	-d '{"warmupSeconds":5}')"
 [[ "$(tail -n1 <<<"$answer")" == 202 && "$(head -n1 <<<"$answer" | jq -r .mode)" == WARMING ]] ||
 	fail "serve answered $answer"
@@ -391,21 +461,21 @@ step "4. a weight sent as the string \"0\""
 ticks="$(worker_ticks "$nginx_pid")"
 began="$(now)"
 zero_body="{\"address\":\"127.0.0.1\",\"port\":$zero_port,\"weight\":\"0\"}"
-code="$(curl -sS -m 5 -o "$work/answer.json" -w '%{http_code}' -X PUT "$api/instances/zero" \
+code="$(admin_curl -sS -m 5 -o "$work/answer.json" -w '%{http_code}' -X PUT "$api/instances/zero" \
 	-H 'Content-Type: application/json' -d "$zero_body")"
 [[ "$code" == 422 && "$(jq -r '.errors[0].pointer' "$work/answer.json")" == /weight ]] ||
 	fail "STRICT answered $code to a string weight: $(cat "$work/answer.json")"
 echo "   STRICT: 422, $(jq -r '.errors[0].detail' "$work/answer.json")"
-code="$(curl -sS -m 5 -o "$work/answer.json" -w '%{http_code}' -X PATCH "$api" \
+code="$(admin_curl -sS -m 5 -o "$work/answer.json" -w '%{http_code}' -X PATCH "$api" \
 	-H 'Content-Type: application/merge-patch+json' -d '{"weightPolicy":"NORMALIZE"}')"
 [[ "$code" == 200 && "$(jq -r .weightPolicy "$work/answer.json")" == NORMALIZE ]] ||
 	fail "setting NORMALIZE answered $code: $(cat "$work/answer.json")"
-code="$(curl -sS -m 5 -D "$work/headers.txt" -o "$work/answer.json" -w '%{http_code}' -X PUT "$api/instances/zero" \
+code="$(admin_curl -sS -m 5 -D "$work/headers.txt" -o "$work/answer.json" -w '%{http_code}' -X PUT "$api/instances/zero" \
 	-H 'Content-Type: application/json' -d "$zero_body")"
 [[ "$code" == 201 ]] || fail "NORMALIZE answered $code: $(cat "$work/answer.json")"
 grep -qi '^Ballast-Normalized: */weight' "$work/headers.txt" || fail "no Ballast-Normalized: /weight header"
 zero_revision="$(jq .revision "$work/answer.json")"
-served="$(curl -fsS -m 2 "$api/instances" | jq -c '.instances[] | select(.id == "zero") | [.weight, (.weight | type), .effectiveWeight, (.effectiveWeight | type)]')"
+served="$(admin_curl -fsS -m 2 "$api/instances" | jq -c '.instances[] | select(.id == "zero") | [.weight, (.weight | type), .effectiveWeight, (.effectiveWeight | type)]')"
 [[ "$served" == '[0,"number",0,"number"]' ]] || fail "zero is served as $served, not the integers 0"
 wait_for 10 applied_at_least "$zero_revision" || fail "nginx did not apply revision $zero_revision"
 echo "   NORMALIZE: 201, Ballast-Normalized: /weight, served as weight 0 (a JSON number); nginx at revision $(status revision)"
@@ -429,7 +499,7 @@ up_at="$(now)"
 outage_line="$(traffic split "$work/traffic.log" "$down_at" "$up_at" --expect a=300,b=200,c=100 --tolerance 2.5)" ||
 	fail "traffic suffered while Ballast was down"
 echo "   down for $(elapsed "$down_at" "$up_at") s: $outage_line"
-code="$(curl -sS -m 5 -o "$work/answer.json" -w '%{http_code}' -X PATCH "$api/instances/b" \
+code="$(admin_curl -sS -m 5 -o "$work/answer.json" -w '%{http_code}' -X PATCH "$api/instances/b" \
 	-H 'Content-Type: application/merge-patch+json' -d '{"weight":400}')"
 [[ "$code" == 200 ]] || fail "the weight PATCH answered $code: $(cat "$work/answer.json")"
 patched_at="$(now)"
@@ -445,13 +515,13 @@ echo "   $split_after"
 
 step "6. every instance drained at once"
 drains='{"instances":["a","b","c"],"durationSeconds":0}'
-code="$(curl -sS -m 5 -o "$work/answer.json" -w '%{http_code}' -X POST "$api/drains" \
+code="$(admin_curl -sS -m 5 -o "$work/answer.json" -w '%{http_code}' -X POST "$api/drains" \
 	-H 'Content-Type: application/json' -d "$drains")"
 [[ "$code" == 409 ]] || fail "draining everything without force answered $code"
 echo "   without force: 409, $(jq -r .detail "$work/answer.json")"
 served_until="$(now)"
 ticks="$(worker_ticks "$nginx_pid")"
-code="$(curl -sS -m 5 -o "$work/answer.json" -w '%{http_code}' -X POST "$api/drains" \
+code="$(admin_curl -sS -m 5 -o "$work/answer.json" -w '%{http_code}' -X POST "$api/drains" \
 	-H 'Content-Type: application/json' -d '{"instances":["a","b","c"],"durationSeconds":0,"force":true}')"
 [[ "$code" == 202 ]] || fail "draining everything with force answered $code: $(cat "$work/answer.json")"
 forced_at="$(now)"
@@ -471,4 +541,5 @@ echo "nginx-lua e2e PASS: requests=${BASH_REMATCH[1]} failures=${BASH_REMATCH[2]
 	"split=${split_line#*split=} (300/200/100)" \
 	"drain_c=[${drain_shares// />}]% warmup_c=[${warm_shares// />}]%" \
 	"outage=$(elapsed "$down_at" "$up_at")s resync=${resync}s split_after=${split_after#*split=} (300/400/100)" \
-	"all_drained_503_after=${first_503}s worker_cpu_max=${cpu_peak}% bad_records_rejected=13"
+	"all_drained_503_after=${first_503}s worker_cpu_max=${cpu_peak}% bad_records_rejected=13" \
+	"write_without_token=$anonymous_write write_with_reader_token=$reader_write"

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """A demo upstream: answers every GET with its name, and keeps itself registered.
 
-    upstream.py --name a --port 9001 --ballast http://127.0.0.1:8080 --service demo --weight 300
+    BALLAST_TOKEN=<token> upstream.py --name a --port 9001 --ballast http://127.0.0.1:8080 --service demo --weight 300
+
+BALLAST_TOKEN (environment, needed with --ballast) is sent as a bearer token on every
+registry call: a registrant token whose services cover --service (or an operator's or
+admin's). It is read from the environment rather than an option, which ps would show.
 
 It registers with PUT /v1/services/{service}/instances/{name} and then heartbeats a
 third of a lease apart; a 404 to a heartbeat (the lease ran out and the instance was
@@ -13,6 +17,7 @@ Standard library only.
 import argparse
 import http.client
 import json
+import os
 import socket
 import sys
 import threading
@@ -42,11 +47,13 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-def call(node, method, path, body=None):
+def call(node, token, method, path, body=None):
     url = urllib.parse.urlsplit(node)
     connection = http.client.HTTPConnection(url.hostname, url.port or 80, timeout=REGISTRY_TIMEOUT)
     try:
-        headers = {"Content-Type": "application/json"} if body is not None else {}
+        headers = {"Authorization": "Bearer " + token}
+        if body is not None:
+            headers["Content-Type"] = "application/json"
         connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
         response = connection.getresponse()
         return response.status, response.read().decode(errors="replace")
@@ -54,7 +61,7 @@ def call(node, method, path, body=None):
         connection.close()
 
 
-def keep_registered(args, address):
+def keep_registered(args, address, token):
     instance = f"/v1/services/{args.service}/instances/{args.name}"
     registration = {"address": address, "port": args.port, "weight": args.weight}
     registered = False
@@ -62,14 +69,16 @@ def keep_registered(args, address):
     while True:
         try:
             if not registered:
-                status, text = call(args.ballast[node], "PUT", instance, registration)
+                status, text = call(args.ballast[node], token, "PUT", instance, registration)
                 registered = status in (200, 201)
                 if not registered:
                     print(f"{args.name}: registration refused ({status}): {text}", file=sys.stderr, flush=True)
             else:
-                status, text = call(args.ballast[node], "POST", instance + "/heartbeat")
+                status, text = call(args.ballast[node], token, "POST", instance + "/heartbeat")
                 # The lease ran out and the instance was removed: register again.
                 registered = status != 404
+                if status in (401, 403):
+                    print(f"{args.name}: registry refused the token ({status}): {text}", file=sys.stderr, flush=True)
         except OSError as error:
             print(f"{args.name}: {args.ballast[node]} unreachable: {error}", file=sys.stderr, flush=True)
             node = (node + 1) % len(args.ballast)
@@ -87,13 +96,17 @@ def main():
     parser.add_argument("--address", help="the address to register (default: --bind, or this host's address)")
     parser.add_argument("--heartbeat", type=float, default=10.0, help="seconds between heartbeats (lease 30 s)")
     args = parser.parse_args()
+    token = os.environ.get("BALLAST_TOKEN", "")
+    # http.client refuses a header value with CR or LF itself; this says why first.
+    if args.ballast and (not token or any(not "!" <= c <= "~" for c in token)):
+        parser.error("BALLAST_TOKEN must be set to a token (printable ASCII, no spaces) to register with --ballast")
 
     server = ThreadingHTTPServer((args.bind, args.port), Handler)
     server.daemon_threads = True
     server.name = args.name
     if args.ballast:
         address = args.address or (args.bind if args.bind != "0.0.0.0" else socket.gethostbyname(socket.gethostname()))
-        threading.Thread(target=keep_registered, args=(args, address), daemon=True).start()
+        threading.Thread(target=keep_registered, args=(args, address, token), daemon=True).start()
     server.serve_forever()
 
 

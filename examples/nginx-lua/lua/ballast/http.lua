@@ -131,11 +131,13 @@ local function read_body(sock, headers, max_body)
     return body
 end
 
--- GET path from target ({host, port}). opts: connect_timeout, send_timeout,
--- read_timeout (milliseconds; the read timeout bounds each read, so it must
--- exceed a blocking query's wait), max_body (bytes). Returns
--- {status, headers, body} or nil and an error message.
-function _M.get(target, path, opts)
+-- GET path from target ({host, port}) with "Authorization: Bearer <token>".
+-- The caller checks the token once (sync.lua's read_config): it goes into the
+-- request as it is, so a CR or LF in it would split the request. opts:
+-- connect_timeout, send_timeout, read_timeout (milliseconds; the read timeout
+-- bounds each read, so it must exceed a blocking query's wait), max_body
+-- (bytes). Returns {status, headers, body} or nil and an error message.
+function _M.get(target, path, token, opts)
     local sock = tcp()
     sock:settimeouts(opts.connect_timeout, opts.send_timeout, opts.read_timeout)
     local ok, err = sock:connect(target.host, target.port)
@@ -144,6 +146,7 @@ function _M.get(target, path, opts)
     end
     local request = "GET " .. path .. " HTTP/1.1\r\n"
         .. "Host: " .. target.host .. ":" .. target.port .. "\r\n"
+        .. "Authorization: Bearer " .. token .. "\r\n"
         .. "Accept: application/json\r\n"
         .. "User-Agent: ballast-nginx-lua\r\n"
         .. "Connection: close\r\n\r\n"

@@ -5,7 +5,8 @@
 -- service whose query is waiting never delays another. Each poll passes the
 -- revision already applied as ?index=, which Ballast records as this named
 -- subscriber's acknowledgement: a drain is confirmed only once the weight of 0
--- is in use here, not merely sent.
+-- is in use here, not merely sent. Every request carries BALLAST_TOKEN as a
+-- bearer token; a reader token is all this needs, acknowledgements included.
 
 local cjson = require "cjson.safe"
 local http = require "ballast.http"
@@ -39,6 +40,8 @@ local TIMEOUTS = {
 local MIN_POLL_INTERVAL = 0.1
 local BACKOFF_FIRST, BACKOFF_MAX = 0.5, 5
 local RETRY_AFTER_MAX = 30
+-- Far more than a token of Ballast's takes; a bound on what goes into every request.
+local MAX_TOKEN = 4096
 
 local function split(list)
     local items = {}
@@ -64,6 +67,7 @@ local function read_config()
         nodes = {},
         services = split(os.getenv("BALLAST_SERVICES")),
         subscriber = os.getenv("BALLAST_SUBSCRIBER") or default_subscriber(),
+        token = os.getenv("BALLAST_TOKEN"),
     }
     for _, url in ipairs(split(os.getenv("BALLAST_URLS") or "http://127.0.0.1:8080")) do
         local target, err = http.parse_url(url)
@@ -83,6 +87,16 @@ local function read_config()
     if not config.subscriber:match("^[A-Za-z0-9._:-]+$") or #config.subscriber > 128 then
         return nil, "BALLAST_SUBSCRIBER: not a subscriber name: " .. config.subscriber
     end
+    if not config.token or config.token == "" then
+        return nil, "BALLAST_TOKEN is not set: the registry answers only requests with a bearer token "
+            .. "(a reader token is enough)"
+    end
+    -- It goes into every request as it is: a CR or LF would end the header and let
+    -- the rest pass for headers of its own. The token itself is never logged.
+    if #config.token > MAX_TOKEN or not config.token:match("^[!-~]+$") then
+        return nil, format("BALLAST_TOKEN must be 1 to %d printable ASCII characters without spaces or "
+            .. "control characters (CR, LF, tab...); the one given has %d characters", MAX_TOKEN, #config.token)
+    end
     return config
 end
 
@@ -97,17 +111,34 @@ local function publish(service, index, peers, rejected)
     return true
 end
 
+-- The detail of a problem answer, for the log; short, as a registry's body may
+-- be anything.
+local function problem_detail(body)
+    local problem = cjson.decode(body)
+    local detail = type(problem) == "table" and problem.detail
+    if type(detail) ~= "string" then
+        return "(no problem detail)"
+    end
+    return detail:sub(1, 200)
+end
+
 -- One blocking query. Returns the index to pass next time (the revision now in
--- use), or nil and why the answer was not applied.
+-- use), or nil, why the answer was not applied, the Retry-After it carried and
+-- whether the registry refused the token (a problem of this configuration, not
+-- of the registry).
 local function poll(config, node, service, applied)
     local path = format("/v1/services/%s/instances?wait=%ds&subscriber=%s",
         service, WAIT_SECONDS, config.subscriber)
     if applied then
         path = path .. "&index=" .. applied
     end
-    local res, err = http.get(node, path, TIMEOUTS)
+    local res, err = http.get(node, path, config.token, TIMEOUTS)
     if not res then
         return nil, err
+    end
+    if res.status == 401 or res.status == 403 then
+        return nil, format("registry refused the token: %d %s (check BALLAST_TOKEN: it needs the reader role)",
+            res.status, problem_detail(res.body)), nil, true
     end
     if res.status ~= 200 then
         local retry_after = tonumber((res.headers["retry-after"] or ""):match("^%d+$"))
@@ -154,7 +185,7 @@ local function follow(config, service)
     while not exiting() do
         local started = now()
         -- A bug here must cost one poll, not the service's whole sync.
-        local ok, index, err, retry_after = pcall(poll, config, config.nodes[node], service, applied)
+        local ok, index, err, retry_after, refused = pcall(poll, config, config.nodes[node], service, applied)
         if not ok then
             index, err = nil, "error: " .. tostring(index)
         end
@@ -171,7 +202,7 @@ local function follow(config, service)
             failures = failures + 1
             dict:set("failures:" .. service, failures)
             dict:set("error:" .. service, format("%s (%s:%d)", err, config.nodes[node].host, config.nodes[node].port))
-            log(WARN, "ballast: ", service, ": ", err, "; keeping revision ", applied or "none",
+            log(refused and ERR or WARN, "ballast: ", service, ": ", err, "; keeping revision ", applied or "none",
                 ", attempt ", failures)
             node = node % #config.nodes + 1
             sleep(backoff(failures, retry_after))
