@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.ballast.support.Admin;
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
 import dev.ballast.support.OtherNode;
@@ -120,7 +121,8 @@ class WriteEndpointsFuzzTest {
 				socket.setSoTimeout((int) HANG.toMillis());
 				socket.getOutputStream()
 					.write(("PUT " + path.formatted(fixture.service) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-							+ "Content-Type: application/json\r\nContent-Length: " + body.length()
+							+ "Authorization: " + Admin.HEADER
+							+ "\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
 							+ "\r\nConnection: close\r\n\r\n" + body)
 						.getBytes(StandardCharsets.US_ASCII));
 				status = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
@@ -191,7 +193,7 @@ class WriteEndpointsFuzzTest {
 	private static List<String> snapshot(Fixture fixture) {
 		List<String> rows = new ArrayList<>();
 		for (String table : List.of("service", "instance", "change_log", "subscriber", "mode_schedule",
-				"weight_override", "release")) {
+				"weight_override", "release", "audit_event")) {
 			String column = table.equals("service") ? "name" : "service";
 			rows.add(table + ": "
 					+ jdbc

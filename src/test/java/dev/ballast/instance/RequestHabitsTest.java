@@ -68,7 +68,8 @@ class RequestHabitsTest {
 	@Test
 	void answersRequestsCarryingUpgradeAndHttp2SettingsHeaders() throws Exception {
 		String service = Names.service("h2c-raw");
-		String upgrade = "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+		String upgrade = "Authorization: " + Admin.HEADER
+				+ "\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
 				+ "HTTP2-Settings: AAEAAEAAAAIAAAAAAAMAAAAAAAQBAAAAAAUAAEAAAAYABgAA\r\n";
 		String body = "{\"address\":\"h\",\"port\":80,\"weight\":3}";
 		assertThat(statusLine(

@@ -115,7 +115,8 @@ public final class Api {
 	/**
 	 * A request exactly as given: the body as raw text (no Content-Type unless among
 	 * {@code headers}), answered within {@code timeout} or failed, and not checked
-	 * against the contract, for tests that send what no client should.
+	 * against the contract, for tests that send what no client should. The client's token
+	 * is sent unless {@code headers} has an Authorization of its own.
 	 */
 	public HttpResponse<String> raw(String method, String path, String body, java.util.Map<String, String> headers,
 			Duration timeout) {
@@ -123,6 +124,9 @@ public final class Api {
 			.timeout(timeout)
 			.method(method,
 					body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+		if (token != null && !headers.containsKey("Authorization")) {
+			request.header("Authorization", "Bearer " + token);
+		}
 		headers.forEach(request::header);
 		try {
 			return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
