@@ -3,6 +3,8 @@ package dev.ballast.audit;
 import java.sql.Timestamp;
 import java.time.Clock;
 
+import dev.ballast.database.Pruning;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -16,9 +18,6 @@ import org.springframework.transaction.annotation.Transactional;
 class AuditRetention {
 
 	private static final long LOCK = 0x62616c6c61737407L;
-
-	/** Rows per delete, so that one statement stays well inside the statement timeout. */
-	private static final int BATCH = 10_000;
 
 	private final JdbcClient jdbc;
 
@@ -40,19 +39,9 @@ class AuditRetention {
 		}
 		jdbc.sql("SET LOCAL ballast.audit_retention = 'on'").update();
 		Timestamp cutoff = Timestamp.from(clock.instant().minus(settings.retention()));
-		int total = 0;
-		int deleted;
-		do {
-			deleted = jdbc.sql("""
-					DELETE FROM audit_event WHERE id IN (
-					    SELECT id FROM audit_event WHERE at < ? ORDER BY at LIMIT %d)""".formatted(BATCH))
-				.param(cutoff)
-				.update();
-			total += deleted;
-		}
-		// The rest waits for the next run rather than hold one transaction for long.
-		while (deleted == BATCH && total < 20 * BATCH);
-		return total;
+		return Pruning.olderThan(jdbc, """
+				DELETE FROM audit_event WHERE id IN (
+				    SELECT id FROM audit_event WHERE at < ? ORDER BY at LIMIT %d)""", cutoff);
 	}
 
 }

@@ -5,6 +5,7 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 
 /**
  * Tells a failure to reach the database (no connection, a connection lost, the server
@@ -24,6 +25,15 @@ public final class ConnectionFailure {
 			}
 			if (cause instanceof SQLException sql && connectionState(sql.getSQLState())) {
 				return true;
+			}
+			// A transaction that could not even be rolled back lost its connection
+			// (Hikari
+			// then says only "Connection is closed", with no SQLSTATE), and the failure
+			// it
+			// hides is the one that counts.
+			if (cause instanceof TransactionSystemException transaction) {
+				return transaction.getApplicationException() == null
+						|| isCauseOf(transaction.getApplicationException());
 			}
 			if (cause.getCause() == cause) {
 				return false;

@@ -3,6 +3,8 @@ package dev.ballast.watch;
 import java.sql.Timestamp;
 import java.time.Clock;
 
+import dev.ballast.database.Pruning;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -15,9 +17,6 @@ import org.springframework.transaction.annotation.Transactional;
 class ChangeLogRetention {
 
 	private static final long LOCK = 0x62616c6c61737402L;
-
-	/** Rows per delete, so that one statement stays well inside the statement timeout. */
-	private static final int BATCH = 10_000;
 
 	private final JdbcClient jdbc;
 
@@ -38,18 +37,9 @@ class ChangeLogRetention {
 			return 0;
 		}
 		Timestamp cutoff = Timestamp.from(clock.instant().minus(settings.retention()));
-		int total = 0;
-		int deleted;
-		do {
-			deleted = jdbc.sql("""
-					DELETE FROM change_log WHERE ctid IN (
-					    SELECT ctid FROM change_log WHERE changed_at < ? LIMIT %d)""".formatted(BATCH))
-				.param(cutoff)
-				.update();
-			total += deleted;
-		}
-		while (deleted == BATCH && total < 20 * BATCH);
-		return total;
+		return Pruning.olderThan(jdbc, """
+				DELETE FROM change_log WHERE ctid IN (
+				    SELECT ctid FROM change_log WHERE changed_at < ? LIMIT %d)""", cutoff);
 	}
 
 }

@@ -9,6 +9,7 @@ import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,6 +30,23 @@ class ConnectionFailureTest {
 				.as(state)
 				.isTrue();
 		}
+	}
+
+	/**
+	 * The race of a read with the server stopping, as it was seen in DatabaseOutageTest.
+	 */
+	@Test
+	void aRollbackThatFailsBecauseTheConnectionIsGoneIsAConnectionFailure() {
+		TransactionSystemException rollback = new TransactionSystemException("JDBC rollback failed",
+				new SQLException("Connection is closed"));
+		assertThat(ConnectionFailure.isCauseOf(rollback)).isTrue();
+		rollback.initApplicationException(new UncategorizedSQLException("read", "SELECT 1",
+				new SQLException("terminating connection due to administrator command", "57P01")));
+		assertThat(ConnectionFailure.isCauseOf(rollback)).isTrue();
+		TransactionSystemException hidingAConstraint = new TransactionSystemException("JDBC rollback failed",
+				new SQLException("Connection is closed"));
+		hidingAConstraint.initApplicationException(new DataIntegrityViolationException("duplicate"));
+		assertThat(ConnectionFailure.isCauseOf(hidingAConstraint)).isFalse();
 	}
 
 	@Test

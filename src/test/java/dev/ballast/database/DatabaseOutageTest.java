@@ -62,6 +62,14 @@ class DatabaseOutageTest {
 		node = OtherNode.startOn(new TestDatabase.Server(postgres.getJdbcUrl("postgres", "postgres"), "postgres", ""),
 				"ballast.watch.keepalive=1s", "ballast.lease.sweep-interval=1s");
 		api = Api.on(node.port());
+		// The gap an outage leaves is measured from the last sweep before it: on a fresh
+		// database, there must have been one.
+		Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+			try (Connection connection = postgres.getPostgresDatabase().getConnection();
+					ResultSet rows = connection.createStatement().executeQuery("SELECT count(*) FROM lease_sweep")) {
+				return rows.next() && rows.getInt(1) == 1;
+			}
+		});
 	}
 
 	@AfterAll

@@ -82,7 +82,7 @@ class RequestHabitsTest {
 						+ Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n"))
 			.isEqualTo("HTTP/1.1 201 ");
 		HttpResponse<String> listed = http(HttpClient.Version.HTTP_1_1).send(
-				HttpRequest.newBuilder(uri("/v1/services/%s/instances".formatted(service))).GET().build(),
+				authorized(uri("/v1/services/%s/instances".formatted(service))).GET().build(),
 				HttpResponse.BodyHandlers.ofString());
 		assertThat(listed.body()).contains("\"id\":\"a\"", "\"id\":\"b\"", "\"weight\":3");
 	}
