@@ -32,11 +32,18 @@ class OperationsEndpointsTest {
 	}
 
 	@Test
-	void servesSwaggerUi() {
-		Api api = Api.unchecked(port);
+	void servesSwaggerUiWithABearerAuthorizeButtonToAnyone() {
+		Api anonymous = Api.unchecked(port).as(null);
 
-		assertThat(api.get("/swagger-ui.html").status()).isIn(200, 302);
-		assertThat(api.get("/swagger-ui/index.html").body()).containsIgnoringCase("swagger");
+		assertThat(anonymous.get("/swagger-ui.html").status()).isIn(200, 302);
+		assertThat(anonymous.get("/swagger-ui/index.html").body()).containsIgnoringCase("swagger");
+		var document = anonymous.get("/v3/api-docs").json();
+		// Swagger UI offers Authorize for each security scheme and sends the token with
+		// every request the global requirement covers.
+		assertThat(document.at("/components/securitySchemes/bearer/type").asString()).isEqualTo("http");
+		assertThat(document.at("/components/securitySchemes/bearer/scheme").asString()).isEqualTo("bearer");
+		assertThat(document.at("/security/0").has("bearer")).isTrue();
+		assertThat(anonymous.get("/actuator/prometheus").status()).isEqualTo(401);
 	}
 
 	@Test
