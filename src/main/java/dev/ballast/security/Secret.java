@@ -16,6 +16,16 @@ final class Secret {
 
 	private static final SecureRandom RANDOM = new SecureRandom();
 
+	/** Every request is hashed: a digest per thread, not a provider lookup per call. */
+	private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
+		try {
+			return MessageDigest.getInstance("SHA-256");
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("every Java runtime has SHA-256", ex);
+		}
+	});
+
 	private Secret() {
 	}
 
@@ -26,12 +36,7 @@ final class Secret {
 	}
 
 	static byte[] sha256(String secret) {
-		try {
-			return MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("every Java runtime has SHA-256", ex);
-		}
+		return SHA_256.get().digest(secret.getBytes(StandardCharsets.UTF_8));
 	}
 
 }
