@@ -4,11 +4,13 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import dev.ballast.database.Notified;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
@@ -28,11 +30,14 @@ class Tokens implements Notified {
 
 	private final Clock clock;
 
+	private final ApplicationEventPublisher events;
+
 	private volatile Map<String, Token> bySecretHash;
 
-	Tokens(TokenStore store, Clock clock) {
+	Tokens(TokenStore store, Clock clock, ApplicationEventPublisher events) {
 		this.store = store;
 		this.clock = clock;
+		this.events = events;
 		this.bySecretHash = Map.of();
 	}
 
@@ -43,7 +48,10 @@ class Tokens implements Notified {
 	}
 
 	void reload() {
-		bySecretHash = store.all();
+		Map<String, Token> loaded = store.all();
+		bySecretHash = loaded;
+		events.publishEvent(new TokensInForce(
+				loaded.values().stream().map(token -> token.id().toString()).collect(Collectors.toSet())));
 	}
 
 	@Override

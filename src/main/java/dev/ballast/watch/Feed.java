@@ -22,6 +22,7 @@ import dev.ballast.database.DatabaseLost;
 import dev.ballast.database.DatabaseRestored;
 import dev.ballast.database.Reachability;
 import dev.ballast.instance.InstanceList;
+import dev.ballast.security.TokensInForce;
 import dev.ballast.web.OverloadedException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -237,6 +238,16 @@ class Feed implements SmartLifecycle {
 				.map(Map.Entry::getKey)
 				.toList());
 		});
+	}
+
+	/** A stream whose token was deleted ends at once; reconnecting, it gets 401. */
+	@EventListener
+	void on(TokensInForce tokens) {
+		for (Watcher watcher : watchers) {
+			if (!tokens.ids().contains(watcher.token())) {
+				watcher.finish(EventFrame.reconnect("token-revoked", retryMillis()));
+			}
+		}
 	}
 
 	/** Keepalives, age limits and stalls of every open stream; called every second. */

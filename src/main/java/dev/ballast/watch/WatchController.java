@@ -179,7 +179,7 @@ class WatchController {
 		List<Runnable> disconnects = subscriber == null ? List.of()
 				: services.stream().map(service -> subscribers.connect(service, subscriber)).toList();
 		Watcher watcher = new Watcher(services, multiplexed, subscriber, resumeFrom, settings.queueCapacity(),
-				System.nanoTime() + maxAgeNanos(), closed -> {
+				System.nanoTime() + maxAgeNanos(), request.getUserPrincipal().getName(), closed -> {
 					feed.closed(closed);
 					disconnects.forEach(Runnable::run);
 					cap.release();

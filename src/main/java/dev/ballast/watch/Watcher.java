@@ -62,6 +62,8 @@ final class Watcher implements WriteListener, AsyncListener {
 
 	private final Consumer<Watcher> onClosed;
 
+	private final String token;
+
 	private volatile boolean closing;
 
 	private volatile long lastWriteNanos;
@@ -69,8 +71,9 @@ final class Watcher implements WriteListener, AsyncListener {
 	private boolean unflushed;
 
 	Watcher(List<String> services, boolean multiplexed, String subscriber, Map<String, Long> resumeFrom, int capacity,
-			long deadlineNanos, Consumer<Watcher> onClosed) {
+			long deadlineNanos, String token, Consumer<Watcher> onClosed) {
 		this.onClosed = onClosed;
+		this.token = token;
 		this.services = List.copyOf(services);
 		this.multiplexed = multiplexed;
 		this.subscriber = subscriber;
@@ -82,6 +85,11 @@ final class Watcher implements WriteListener, AsyncListener {
 
 	List<String> services() {
 		return services;
+	}
+
+	/** The id of the token that opened the stream. */
+	String token() {
+		return token;
 	}
 
 	boolean multiplexed() {

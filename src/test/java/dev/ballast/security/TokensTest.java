@@ -6,6 +6,7 @@ import java.util.HexFormat;
 import java.util.Map;
 
 import dev.ballast.support.Api;
+import dev.ballast.support.EventStream;
 import dev.ballast.support.Names;
 import dev.ballast.support.OtherNode;
 import dev.ballast.support.RegistryTest;
@@ -141,6 +142,36 @@ class TokensTest {
 				.query(Long.class)
 				.single()).isOne();
 		}
+	}
+
+	@Test
+	void streamsOpenedWithADeletedTokenEndOnEveryNode() {
+		Api admin = Api.on(port);
+		Api.Reply created = admin.send("POST", "/v1/tokens", "{\"name\":\"edge\",\"role\":\"reader\"}", null);
+		String secret = created.json().get("token").asString();
+		String service = Names.service("revoked");
+		admin.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":1}");
+		String path = "/v1/services/%s/watch".formatted(service);
+		try (OtherNode other = OtherNode.start();
+				EventStream here = EventStream.open(port, path, null, secret);
+				EventStream there = EventStream.open(other.port(), path, null, secret);
+				EventStream unaffected = EventStream.open(port, path, null)) {
+			assertThat(here.nextEvent(Duration.ofSeconds(10)).name()).isEqualTo("snapshot");
+			assertThat(there.nextEvent(Duration.ofSeconds(10)).name()).isEqualTo("snapshot");
+			assertThat(unaffected.nextEvent(Duration.ofSeconds(10)).name()).isEqualTo("snapshot");
+
+			assertThat(admin.delete("/v1/tokens/" + created.json().get("id").asString()).status()).isEqualTo(204);
+
+			for (EventStream stream : java.util.List.of(here, there)) {
+				EventStream.Event last = stream.nextEvent(Duration.ofSeconds(5));
+				assertThat(last.name()).isEqualTo("reconnect");
+				assertThat(last.json().get("reason").asString()).isEqualTo("token-revoked");
+			}
+			admin.patch("/v1/services/%s/instances/a".formatted(service), "{\"weight\":7}");
+			assertThat(unaffected.nextEvent(Duration.ofSeconds(5)).name()).as("other tokens' streams go on")
+				.isEqualTo("upsert");
+		}
+		assertThat(Api.on(port).as(secret).get(path).status()).isEqualTo(401);
 	}
 
 	@Test

@@ -45,11 +45,16 @@ public final class EventStream implements AutoCloseable {
 				command -> Thread.ofPlatform().daemon().name("event-stream-reader").start(command));
 	}
 
-	/** Opens a stream; {@code lastEventId} may be null. */
+	/** Opens a stream with the admin token; {@code lastEventId} may be null. */
 	public static EventStream open(int port, String path, String lastEventId) {
+		return open(port, path, lastEventId, Admin.TOKEN);
+	}
+
+	/** Opens a stream with the given token; {@code lastEventId} may be null. */
+	public static EventStream open(int port, String path, String lastEventId, String token) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
 			.header("Accept", "text/event-stream")
-			.header("Authorization", Admin.HEADER);
+			.header("Authorization", "Bearer " + token);
 		if (lastEventId != null) {
 			request.header("Last-Event-ID", lastEventId);
 		}

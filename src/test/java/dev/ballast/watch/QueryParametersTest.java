@@ -91,7 +91,7 @@ class QueryParametersTest {
 	void multiplexedIdsReadBackExactly(@ForAll @Size(min = 1,
 			max = 64) Map<@StringLength(min = 1, max = 20) @Chars({ 'a', 'b', 'z', '0', '9' }) String, @LongRange(
 					min = 0, max = Long.MAX_VALUE) Long> positions) {
-		Watcher watcher = new Watcher(List.copyOf(positions.keySet()), true, null, Map.of(), 10, 0, closed -> {
+		Watcher watcher = new Watcher(List.copyOf(positions.keySet()), true, null, Map.of(), 10, 0, "token", closed -> {
 		});
 		positions.forEach(watcher::advance);
 		String id = watcher.eventId(positions.keySet().iterator().next());
