@@ -34,12 +34,9 @@ class AuditRetention {
 	/** Prunes unless another node is pruning; returns how many events were deleted. */
 	@Transactional
 	int prune() {
-		if (!jdbc.sql("SELECT pg_try_advisory_xact_lock(?)").param(LOCK).query(Boolean.class).single()) {
-			return 0;
-		}
 		jdbc.sql("SET LOCAL ballast.audit_retention = 'on'").update();
 		Timestamp cutoff = Timestamp.from(clock.instant().minus(settings.retention()));
-		return Pruning.olderThan(jdbc, """
+		return Pruning.olderThan(jdbc, LOCK, """
 				DELETE FROM audit_event WHERE id IN (
 				    SELECT id FROM audit_event WHERE at < ? ORDER BY at LIMIT %d)""", cutoff);
 	}

@@ -5,9 +5,10 @@ import java.sql.Timestamp;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * Deletes old rows in batches, so that one statement stays well inside the statement
- * timeout, and at most {@value #MAX_BATCHES} batches per run: the rest waits for the next
- * run rather than hold one transaction for long.
+ * Deletes old rows on one node at a time (an advisory lock, held until the transaction
+ * ends), in batches, so that one statement stays well inside the statement timeout, and
+ * at most {@value #MAX_BATCHES} batches per run: the rest waits for the next run rather
+ * than hold one transaction for long.
  */
 public final class Pruning {
 
@@ -19,11 +20,16 @@ public final class Pruning {
 	}
 
 	/**
+	 * Call inside a transaction.
+	 * @param lock the advisory lock of this kind of pruning
 	 * @param delete a DELETE of at most {@code LIMIT %d} rows older than its one
 	 * parameter, the cutoff
-	 * @return how many rows were deleted
+	 * @return how many rows were deleted; 0 when another node is pruning
 	 */
-	public static int olderThan(JdbcClient jdbc, String delete, Timestamp cutoff) {
+	public static int olderThan(JdbcClient jdbc, long lock, String delete, Timestamp cutoff) {
+		if (!jdbc.sql("SELECT pg_try_advisory_xact_lock(?)").param(lock).query(Boolean.class).single()) {
+			return 0;
+		}
 		int total = 0;
 		int deleted;
 		int batches = 0;

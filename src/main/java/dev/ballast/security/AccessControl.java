@@ -11,7 +11,6 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.HttpHeaders;
 import org.springframework.security.authorization.AuthorizationDecision;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
@@ -58,13 +57,9 @@ class AccessControl {
 						.permitAll()
 						.anyRequest()
 						.access((authentication, context) -> decide(authentication.get(), context.getRequest())))
-			.exceptionHandling(failures -> failures.authenticationEntryPoint((request, response, ex) -> {
-				response.setHeader(HttpHeaders.WWW_AUTHENTICATE, BearerTokens.CHALLENGE);
-				new Problem("https://ballast.dev/problems/unauthenticated", "A valid bearer token is needed", 401,
-						"this call needs a token: send \"Authorization: Bearer <token>\"", request.getRequestURI(),
-						null)
-					.send(response);
-			}).accessDeniedHandler((request, response, ex) -> forbidden(request, response)))
+			.exceptionHandling(failures -> failures
+				.authenticationEntryPoint((request, response, ex) -> BearerTokens.missing(request, response))
+				.accessDeniedHandler((request, response, ex) -> forbidden(request, response)))
 			.build();
 	}
 

@@ -24,9 +24,15 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 final class BearerTokens extends OncePerRequestFilter {
 
-	static final String CHALLENGE = "Bearer realm=\"ballast\"";
+	private static final String CHALLENGE = "Bearer realm=\"ballast\"";
 
 	private static final String SCHEME = "bearer ";
+
+	/** For a request that sent no token. */
+	static void missing(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		unauthenticated(request, response, CHALLENGE,
+				"this call needs a token: send \"Authorization: Bearer <token>\"");
+	}
 
 	private final Tokens tokens;
 
@@ -69,8 +75,15 @@ final class BearerTokens extends OncePerRequestFilter {
 		return secret.isEmpty() ? Optional.empty() : Optional.of(secret);
 	}
 
-	static void refuse(HttpServletRequest request, HttpServletResponse response, String detail) throws IOException {
-		response.setHeader(HttpHeaders.WWW_AUTHENTICATE, CHALLENGE + ", error=\"invalid_token\"");
+	private static void refuse(HttpServletRequest request, HttpServletResponse response, String detail)
+			throws IOException {
+		unauthenticated(request, response, CHALLENGE + ", error=\"invalid_token\"", detail);
+	}
+
+	/** 401: the challenge, and a problem detail saying what was wrong. */
+	private static void unauthenticated(HttpServletRequest request, HttpServletResponse response, String challenge,
+			String detail) throws IOException {
+		response.setHeader(HttpHeaders.WWW_AUTHENTICATE, challenge);
 		new Problem("https://ballast.dev/problems/unauthenticated", "A valid bearer token is needed", 401, detail,
 				request.getRequestURI(), null)
 			.send(response);

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import dev.ballast.database.Notified;
@@ -34,6 +35,8 @@ class Tokens implements Notified {
 
 	private volatile Map<String, Token> bySecretHash;
 
+	private final AtomicBoolean reloadPending = new AtomicBoolean();
+
 	Tokens(TokenStore store, Clock clock, ApplicationEventPublisher events) {
 		this.store = store;
 		this.clock = clock;
@@ -47,7 +50,11 @@ class Tokens implements Notified {
 		return token == null || token.expiredAt(clock.instant()) ? Optional.empty() : Optional.of(token);
 	}
 
-	void reload() {
+	/**
+	 * One at a time: a reload that read the table earlier never lands after one that read
+	 * it later, so a deleted token cannot come back.
+	 */
+	synchronized void reload() {
 		Map<String, Token> loaded = store.all();
 		bySecretHash = loaded;
 		events.publishEvent(new TokensInForce(
@@ -61,21 +68,30 @@ class Tokens implements Notified {
 
 	@Override
 	public void notified(Set<String> payloads) {
-		reloadQuietly();
+		reloadSoon();
 	}
 
 	@Override
 	public void connected() {
-		reloadQuietly();
+		reloadSoon();
 	}
 
-	private void reloadQuietly() {
-		try {
-			reload();
-		}
-		catch (DataAccessException ex) {
-			log.warn("Could not reload tokens ({}); the ones held stay in force until the next notification",
-					ex.getMessage());
+	/**
+	 * Off the listener's thread, which must not wait for a pooled connection while change
+	 * notifications queue behind it; notifications arriving meanwhile make one reload.
+	 */
+	private void reloadSoon() {
+		if (reloadPending.compareAndSet(false, true)) {
+			Thread.ofVirtual().name("ballast-tokens-reload").start(() -> {
+				reloadPending.set(false);
+				try {
+					reload();
+				}
+				catch (DataAccessException ex) {
+					log.warn("Could not reload tokens ({}); the ones held stay in force until the next notification",
+							ex.getMessage());
+				}
+			});
 		}
 	}
 

@@ -33,11 +33,8 @@ class ChangeLogRetention {
 	/** Prunes on one node at a time; returns how many changes were deleted. */
 	@Transactional
 	int prune() {
-		if (!jdbc.sql("SELECT pg_try_advisory_xact_lock(?)").param(LOCK).query(Boolean.class).single()) {
-			return 0;
-		}
 		Timestamp cutoff = Timestamp.from(clock.instant().minus(settings.retention()));
-		return Pruning.olderThan(jdbc, """
+		return Pruning.olderThan(jdbc, LOCK, """
 				DELETE FROM change_log WHERE ctid IN (
 				    SELECT ctid FROM change_log WHERE changed_at < ? LIMIT %d)""", cutoff);
 	}

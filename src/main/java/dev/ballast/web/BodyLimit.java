@@ -9,11 +9,9 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -28,8 +26,6 @@ class BodyLimit extends OncePerRequestFilter {
 
 	static final int MAX_BYTES = 64 * 1024;
 
-	private static final ObjectMapper JSON = new ObjectMapper();
-
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
@@ -41,18 +37,10 @@ class BodyLimit extends OncePerRequestFilter {
 	}
 
 	static void refuse(HttpServletRequest request, HttpServletResponse response) throws IOException {
-		response.setStatus(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE);
-		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 		response.setHeader("Connection", "close");
-		response.getOutputStream()
-			.write(("{\"type\":\"https://ballast.dev/problems/body-too-large\",\"title\":\"The body is too large\","
-					+ "\"status\":413,\"detail\":\"request bodies are at most " + MAX_BYTES + " bytes\",\"instance\":"
-					+ quoted(request.getRequestURI()) + "}")
-				.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-	}
-
-	private static String quoted(String text) {
-		return JSON.writeValueAsString(text);
+		new Problem(ProblemResponses.TOO_LARGE.toString(), "The body is too large", 413,
+				"request bodies are at most %d bytes".formatted(MAX_BYTES), request.getRequestURI(), null)
+			.send(response);
 	}
 
 	/** Thrown by a limited body's stream once it passes the limit. */

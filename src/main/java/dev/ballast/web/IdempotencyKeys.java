@@ -18,10 +18,8 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -54,13 +52,10 @@ class IdempotencyKeys extends OncePerRequestFilter {
 
 	private final JdbcClient jdbc;
 
-	private final ObjectMapper json;
-
 	private final Clock clock;
 
-	IdempotencyKeys(JdbcClient jdbc, ObjectMapper json, Clock clock) {
+	IdempotencyKeys(JdbcClient jdbc, Clock clock) {
 		this.jdbc = jdbc;
-		this.json = json;
 		this.clock = clock;
 	}
 
@@ -165,13 +160,12 @@ class IdempotencyKeys extends OncePerRequestFilter {
 		}
 	}
 
-	private void refuse(HttpServletRequest request, HttpServletResponse response, int status, String detail)
+	private static void refuse(HttpServletRequest request, HttpServletResponse response, int status, String detail)
 			throws IOException {
-		response.setStatus(status);
-		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 		String title = status == 422 ? "The request does not match the schema" : "Bad Idempotency-Key request";
-		json.writeValue(response.getOutputStream(), new Problem("https://ballast.dev/problems/idempotency-key", title,
-				status, detail, request.getRequestURI(), null));
+		new Problem("https://ballast.dev/problems/idempotency-key", title, status, detail, request.getRequestURI(),
+				null)
+			.send(response);
 	}
 
 	private static byte[] sha256(byte[] body) {
