@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
+import dev.ballast.weight.NominalWeight;
 import dev.ballast.weight.Weight;
 
 /**
@@ -16,6 +17,7 @@ import dev.ballast.weight.Weight;
  * @param zone failure domain, or {@code null}
  * @param weight the configured weight
  * @param effectiveWeight what balancers must use
+ * @param nominalWeight what the guard counts it with ({@link NominalWeight})
  * @param mode the operator-requested mode
  * @param detail why it is in that mode and until when, or null
  * @param health whether the lease is current
@@ -27,8 +29,8 @@ import dev.ballast.weight.Weight;
  * @param revision the service revision of the last change to this instance
  */
 public record Instance(ServiceName service, InstanceId id, String address, int port, String zone, Weight weight,
-		Weight effectiveWeight, Mode mode, ModeDetail detail, Health health, boolean ejected, Metadata metadata,
-		int leaseTtlSeconds, Instant lastRenewedAt, long revision) {
+		Weight effectiveWeight, Weight nominalWeight, Mode mode, ModeDetail detail, Health health, boolean ejected,
+		Metadata metadata, int leaseTtlSeconds, Instant lastRenewedAt, long revision) {
 
 	public Instance {
 		Objects.requireNonNull(service, "service");
@@ -36,6 +38,7 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 		Objects.requireNonNull(address, "address");
 		Objects.requireNonNull(weight, "weight");
 		Objects.requireNonNull(effectiveWeight, "effectiveWeight");
+		Objects.requireNonNull(nominalWeight, "nominalWeight");
 		Objects.requireNonNull(mode, "mode");
 		Objects.requireNonNull(health, "health");
 		Objects.requireNonNull(metadata, "metadata");
@@ -47,17 +50,42 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 
 	/**
 	 * The weight balancers must use. Ejection and the zero-weight modes win; a ramping
-	 * mode keeps the weight its ramp last set.
+	 * mode keeps the weight its ramp set.
 	 */
-	static Weight effective(Weight weight, Mode mode, boolean ejected, Weight current) {
+	private static Weight effective(Weight weight, Mode mode, boolean ejected, Weight rampWeight) {
 		if (ejected) {
 			return Weight.ZERO;
 		}
 		return switch (mode) {
 			case SERVING -> weight;
 			case MAINTENANCE, DRAINED -> Weight.ZERO;
-			case WARMING, DRAINING -> current;
+			case WARMING, DRAINING -> rampWeight;
 		};
+	}
+
+	/**
+	 * A registration of an instance that is new ({@code current} null) or stored as
+	 * {@code current}: renewed and passing, its mode and ramp carried over; the nominal
+	 * weight remembers the last positive weight when the registrant sets 0.
+	 */
+	static Instance registered(ServiceName service, InstanceId id, String address, int port, String zone, Weight weight,
+			Metadata metadata, int leaseTtlSeconds, Instant renewedAt, Instance current) {
+		if (current == null) {
+			return new Instance(service, id, address, port, zone, weight, weight, weight, Mode.SERVING, null,
+					Health.PASSING, false, metadata, leaseTtlSeconds, renewedAt, 0);
+		}
+		return new Instance(service, id, address, port, zone, weight,
+				effective(weight, current.mode, false, current.effectiveWeight),
+				NominalWeight.after(current.nominalWeight, weight, true), current.mode, current.detail, Health.PASSING,
+				false, metadata, leaseTtlSeconds, renewedAt, current.revision);
+	}
+
+	/** This instance after an operator's edit of its zone, weight and metadata. */
+	Instance edited(String newZone, Weight newWeight, Metadata newMetadata) {
+		Instance weighted = withWeight(newWeight);
+		return new Instance(service, id, address, port, newZone, newWeight, weighted.effectiveWeight,
+				weighted.nominalWeight, mode, detail, health, ejected, newMetadata, leaseTtlSeconds, lastRenewedAt,
+				revision);
 	}
 
 	/** The lease lasts exactly its TTL after the last renewal. */
@@ -76,7 +104,7 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	 */
 	public Instance renewed(Instant at) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, mode, false, effectiveWeight),
-				mode, detail, Health.PASSING, false, metadata, leaseTtlSeconds, at, revision);
+				nominalWeight, mode, detail, Health.PASSING, false, metadata, leaseTtlSeconds, at, revision);
 	}
 
 	/**
@@ -85,12 +113,13 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	 */
 	public Instance expired(boolean eject) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, mode, eject, effectiveWeight),
-				mode, detail, Health.CRITICAL, eject, metadata, leaseTtlSeconds, lastRenewedAt, revision);
+				nominalWeight, mode, detail, Health.CRITICAL, eject, metadata, leaseTtlSeconds, lastRenewedAt,
+				revision);
 	}
 
 	public Instance withRevision(long newRevision) {
-		return new Instance(service, id, address, port, zone, weight, effectiveWeight, mode, detail, health, ejected,
-				metadata, leaseTtlSeconds, lastRenewedAt, newRevision);
+		return new Instance(service, id, address, port, zone, weight, effectiveWeight, nominalWeight, mode, detail,
+				health, ejected, metadata, leaseTtlSeconds, lastRenewedAt, newRevision);
 	}
 
 	/**
@@ -98,34 +127,46 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	 * an ejected instance stays at 0).
 	 */
 	public Instance inMode(Mode newMode, Weight rampWeight, ModeDetail newDetail) {
-		Weight effective = ejected ? Weight.ZERO : switch (newMode) {
-			case SERVING -> weight;
-			case MAINTENANCE, DRAINED -> Weight.ZERO;
-			case WARMING, DRAINING -> rampWeight;
-		};
-		return new Instance(service, id, address, port, zone, weight, effective, newMode, newDetail, health, ejected,
-				metadata, leaseTtlSeconds, lastRenewedAt, revision);
-	}
-
-	/** This instance with another configured weight, its effective weight following. */
-	public Instance withWeight(Weight newWeight) {
-		return new Instance(service, id, address, port, zone, newWeight,
-				effective(newWeight, mode, ejected, effectiveWeight), mode, detail, health, ejected, metadata,
-				leaseTtlSeconds, lastRenewedAt, revision);
+		return new Instance(service, id, address, port, zone, weight, effective(weight, newMode, ejected, rampWeight),
+				nominalWeight, newMode, newDetail, health, ejected, metadata, leaseTtlSeconds, lastRenewedAt, revision);
 	}
 
 	/**
-	 * Whether an operator action or an ejection keeps it out of rotation, as the
-	 * unroutable budget counts it.
+	 * This instance with a configured weight an operator or a registrant set, its
+	 * effective weight following; at 0 it keeps counting with its last positive weight.
+	 */
+	public Instance withWeight(Weight newWeight) {
+		return weighted(newWeight, NominalWeight.after(nominalWeight, newWeight, true));
+	}
+
+	/**
+	 * This instance with the configured weight a traffic shift set: capacity moved, not
+	 * taken away, so the nominal weight is the new weight.
+	 */
+	public Instance shiftedTo(Weight newWeight) {
+		return weighted(newWeight, NominalWeight.after(nominalWeight, newWeight, false));
+	}
+
+	private Instance weighted(Weight newWeight, Weight newNominal) {
+		return new Instance(service, id, address, port, zone, newWeight,
+				effective(newWeight, mode, ejected, effectiveWeight), newNominal, mode, detail, health, ejected,
+				metadata, leaseTtlSeconds, lastRenewedAt, revision);
+	}
+
+	/**
+	 * Whether an operator action, a weight held at 0 by hand or an ejection keeps it out
+	 * of rotation, as the unroutable budget counts it.
 	 */
 	public boolean heldOut() {
-		return ejected || mode == Mode.DRAINING || mode == Mode.DRAINED || mode == Mode.MAINTENANCE;
+		return ejected || mode == Mode.DRAINING || mode == Mode.DRAINED || mode == Mode.MAINTENANCE
+				|| NominalWeight.heldAtZero(weight, nominalWeight);
 	}
 
 	/** Whether the parts of the instance that clients see differ, lease times aside. */
 	boolean sameRegistrationAs(Instance other) {
 		return address.equals(other.address) && port == other.port && Objects.equals(zone, other.zone)
-				&& weight.equals(other.weight) && effectiveWeight.equals(other.effectiveWeight) && mode == other.mode
+				&& weight.equals(other.weight) && effectiveWeight.equals(other.effectiveWeight)
+				&& nominalWeight.equals(other.nominalWeight) && mode == other.mode
 				&& Objects.equals(detail, other.detail) && health == other.health && ejected == other.ejected
 				&& metadata.equals(other.metadata) && leaseTtlSeconds == other.leaseTtlSeconds;
 	}

@@ -2,6 +2,7 @@ package dev.ballast.instance;
 
 import java.util.List;
 
+import dev.ballast.web.ForceParameter;
 import dev.ballast.web.RequestReader;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -23,12 +24,18 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
 @RequestMapping("/v1/services/{service}/instances")
 @Tag(name = "Instances", description = "Register, query and edit the instances of a service")
 class InstanceController {
+
+	/** The 409 of the calls that can set a routable instance's weight to 0. */
+	private static final String GUARDED = "Setting this routable instance's weight to 0 would make more than "
+			+ "maxUnroutablePercent of the service's (or a zone's) nominal weight unroutable; the problem's guard "
+			+ "member has the figures. Force passes it";
 
 	static final String REFUSED_WEIGHT = """
 			{"type":"https://ballast.dev/problems/invalid-request","title":"The request does not match the schema",\
@@ -62,6 +69,9 @@ class InstanceController {
 							@ExampleObject(name = "refused: string weight",
 									description = "Answered with 422 under the STRICT policy",
 									value = "{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":\"0\"}") })))
+	@ApiResponse(responseCode = "409", description = GUARDED,
+			content = @Content(mediaType = "application/problem+json",
+					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
 	@ApiResponse(responseCode = "201", description = "Registered a new instance",
 			headers = @Header(name = Headers.NORMALIZED,
 					description = "JSON pointers of converted fields (NORMALIZE only)"))
@@ -88,7 +98,9 @@ class InstanceController {
 	@PatchMapping(path = "/{id}", consumes = { "application/merge-patch+json", "application/json" })
 	@Operation(summary = "Edit an instance's weight, zone or metadata",
 			description = "JSON merge patch (RFC 7386): null removes the zone or a metadata key. "
-					+ "With If-Match, the edit applies only if the instance is still at that revision.",
+					+ "With If-Match, the edit applies only if the instance is still at that revision. "
+					+ "A weight of 0 on a routable instance is guarded like a drain (409 when it would make more "
+					+ "than maxUnroutablePercent of the nominal weight unroutable); ?force=true passes the guard.",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
 					schema = @Schema(implementation = InstanceEdit.class),
 					examples = { @ExampleObject(name = "halve the weight", value = "{\"weight\":50}"),
@@ -97,6 +109,9 @@ class InstanceController {
 	@ApiResponse(responseCode = "200", description = "The instance after the edit",
 			headers = @Header(name = Headers.NORMALIZED,
 					description = "JSON pointers of converted fields (NORMALIZE only)"))
+	@ApiResponse(responseCode = "409", description = GUARDED,
+			content = @Content(mediaType = "application/problem+json",
+					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
 	@ApiResponse(responseCode = "412", description = "If-Match does not match the instance's current revision",
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
@@ -106,8 +121,10 @@ class InstanceController {
 					examples = @ExampleObject(name = "string weight", value = REFUSED_WEIGHT)))
 	ResponseEntity<InstanceView> edit(@PathVariable String service, @PathVariable String id,
 			@RequestBody @Parameter(hidden = true) JsonNode body,
-			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-		Edited<InstanceView> edited = edits.editInstance(ServiceName.of(service), InstanceId.of(id), body, ifMatch);
+			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestParam(name = "force",
+					required = false) @Parameter(description = ForceParameter.DESCRIPTION) String force) {
+		Edited<InstanceView> edited = edits.editInstance(ServiceName.of(service), InstanceId.of(id), body, ifMatch,
+				ForceParameter.parse(force));
 		return withNormalized(ResponseEntity.ok(), edited.normalized()).eTag(Revisions.etag(edited.view().revision()))
 			.body(edited.view());
 	}

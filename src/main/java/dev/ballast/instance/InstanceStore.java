@@ -19,7 +19,7 @@ import org.springframework.stereotype.Repository;
 @Repository
 class InstanceStore {
 
-	private static final String COLUMNS = "service, id, address, port, zone, weight, effective_weight, mode, mode_reason, mode_until, unconfirmed_subscribers, health, ejected, "
+	private static final String COLUMNS = "service, id, address, port, zone, weight, effective_weight, nominal_weight, mode, mode_reason, mode_until, unconfirmed_subscribers, health, ejected, "
 			+ "metadata::text AS metadata, lease_ttl_seconds, last_renewed_at, revision";
 
 	private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
@@ -68,13 +68,14 @@ class InstanceStore {
 	void upsert(Instance instance) {
 		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
 		jdbc.sql("""
-				INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, mode, mode_reason,
-				                      mode_until, unconfirmed_subscribers, health, ejected,
+				INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
+				                      mode_reason, mode_until, unconfirmed_subscribers, health, ejected,
 				                      metadata, lease_ttl_seconds, last_renewed_at, registered_at, revision)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?::jsonb, ?, ?, ?, ?)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?::jsonb, ?, ?, ?, ?)
 				ON CONFLICT (service, id) DO UPDATE SET
 				       address = EXCLUDED.address, port = EXCLUDED.port, zone = EXCLUDED.zone,
 				       weight = EXCLUDED.weight, effective_weight = EXCLUDED.effective_weight,
+				       nominal_weight = EXCLUDED.nominal_weight,
 				       mode = EXCLUDED.mode, mode_reason = EXCLUDED.mode_reason, mode_until = EXCLUDED.mode_until,
 				       unconfirmed_subscribers = EXCLUDED.unconfirmed_subscribers,
 				       health = EXCLUDED.health, ejected = EXCLUDED.ejected,
@@ -83,7 +84,8 @@ class InstanceStore {
 				       revision = EXCLUDED.revision""")
 			.params(instance.service().value(), instance.id().value(), instance.address(), instance.port(),
 					instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
-					instance.mode().name(), detail.map(ModeDetail::reason).orElse(null),
+					instance.nominalWeight().value(), instance.mode().name(),
+					detail.map(ModeDetail::reason).orElse(null),
 					detail.map(ModeDetail::until).map(Timestamp::from).orElse(null),
 					detail.map(ModeDetail::unconfirmedSubscribers)
 						.filter(names -> !names.isEmpty())
@@ -114,10 +116,10 @@ class InstanceStore {
 	private Instance instance(ResultSet rs, int row) throws SQLException {
 		return new Instance(ServiceName.of(rs.getString("service")), InstanceId.of(rs.getString("id")),
 				rs.getString("address"), rs.getInt("port"), rs.getString("zone"), Weight.of(rs.getInt("weight")),
-				Weight.of(rs.getInt("effective_weight")), Mode.valueOf(rs.getString("mode")), detail(rs),
-				Health.valueOf(rs.getString("health")), rs.getBoolean("ejected"),
-				new Metadata(json.readValue(rs.getString("metadata"), STRING_MAP)), rs.getInt("lease_ttl_seconds"),
-				rs.getTimestamp("last_renewed_at").toInstant(), rs.getLong("revision"));
+				Weight.of(rs.getInt("effective_weight")), Weight.of(rs.getInt("nominal_weight")),
+				Mode.valueOf(rs.getString("mode")), detail(rs), Health.valueOf(rs.getString("health")),
+				rs.getBoolean("ejected"), new Metadata(json.readValue(rs.getString("metadata"), STRING_MAP)),
+				rs.getInt("lease_ttl_seconds"), rs.getTimestamp("last_renewed_at").toInstant(), rs.getLong("revision"));
 	}
 
 	private static ModeDetail detail(ResultSet rs) throws SQLException {

@@ -30,7 +30,9 @@ record RegistrationRequest(
 		@Schema(example = "{\"version\":\"2.4.1\"}") Map<String, String> metadata,
 		@Schema(minimum = "5", maximum = "300", example = "30",
 				description = "Defaults to the service's leaseTtlSeconds") @Min(value = 5,
-						message = TTL) @Max(value = 300, message = TTL) Integer leaseTtlSeconds) {
+						message = TTL) @Max(value = 300, message = TTL) Integer leaseTtlSeconds,
+		@Schema(description = "Pass the unroutable budget when this registration sets a routable instance's weight "
+				+ "to 0 (audited)") Boolean force) {
 
 	static final String WEIGHT = "must be an integer from 0 to 10000";
 

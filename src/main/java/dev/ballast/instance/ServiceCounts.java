@@ -7,11 +7,11 @@ package dev.ballast.instance;
  * @param routable instances with an effective weight above 0
  * @param passing instances whose lease is current
  * @param critical instances whose lease expired
- * @param nominalWeight sum of configured weights
+ * @param nominalWeight sum of nominal weights ({@link dev.ballast.weight.NominalWeight})
  * @param totalEffectiveWeight sum of effective weights
  * @param ejected instances lease expiry made unroutable
  * @param held expired instances the ejection cap keeps routable
- * @param ejectedWeight sum of the configured weights of ejected instances
+ * @param ejectedWeight sum of the nominal weights of ejected instances
  */
 record ServiceCounts(int instances, int routable, int passing, int critical, long nominalWeight,
 		long totalEffectiveWeight, int ejected, int held, long ejectedWeight) {

@@ -25,6 +25,11 @@ public record ServiceSettings(ServiceName name, WeightPolicy weightPolicy, Weigh
 		Objects.requireNonNull(defaultWeight, "defaultWeight");
 	}
 
+	ServiceSettings withRevision(long newRevision) {
+		return new ServiceSettings(name, weightPolicy, defaultWeight, leaseTtlSeconds, maxUnroutablePercent,
+				maxEjectionPercent, newRevision);
+	}
+
 	boolean sameSettingsAs(ServiceSettings other) {
 		return weightPolicy == other.weightPolicy && defaultWeight.equals(other.defaultWeight)
 				&& leaseTtlSeconds == other.leaseTtlSeconds && maxUnroutablePercent == other.maxUnroutablePercent

@@ -87,11 +87,11 @@ class ServiceStore {
 				       count(*) FILTER (WHERE effective_weight > 0) AS routable,
 				       count(*) FILTER (WHERE health = 'PASSING') AS passing,
 				       count(*) FILTER (WHERE health = 'CRITICAL') AS critical,
-				       coalesce(sum(weight), 0) AS nominal_weight,
+				       coalesce(sum(nominal_weight), 0) AS nominal_weight,
 				       coalesce(sum(effective_weight), 0) AS total_effective_weight,
 				       count(*) FILTER (WHERE ejected) AS ejected,
 				       count(*) FILTER (WHERE health = 'CRITICAL' AND NOT ejected) AS held,
-				       coalesce(sum(weight) FILTER (WHERE ejected), 0) AS ejected_weight
+				       coalesce(sum(nominal_weight) FILTER (WHERE ejected), 0) AS ejected_weight
 				  FROM instance WHERE service = ?""")
 			.param(name.value())
 			.query((rs, row) -> new ServiceCounts(rs.getInt("instances"), rs.getInt("routable"), rs.getInt("passing"),

@@ -16,7 +16,9 @@ public record ServiceView(@Schema(example = "payments") String name, WeightPolic
 		@Schema(description = "Instances with effectiveWeight > 0", minimum = "0") int routable,
 		@Schema(description = "Instances whose lease is current", minimum = "0") int passing,
 		@Schema(description = "Instances whose lease expired", minimum = "0") int critical,
-		@Schema(description = "Sum of configured weights", minimum = "0") long nominalWeight,
+		@Schema(description = "Sum of the instances' nominal weights: the configured weight, or the last positive "
+				+ "weight of an instance an operator or a registrant holds at 0. The guard's budget (maxUnroutablePercent) "
+				+ "is a share of it", minimum = "0") long nominalWeight,
 		@Schema(description = "Sum of effective weights", minimum = "0") long totalEffectiveWeight,
 		EjectionView ejection) {
 
@@ -32,7 +34,7 @@ public record ServiceView(@Schema(example = "payments") String name, WeightPolic
 	 * make unroutable.
 	 *
 	 * @param allowanceWeight maxEjectionPercent of the nominal weight, rounded down
-	 * @param ejectedWeight configured weight of the instances expiry made unroutable
+	 * @param ejectedWeight nominal weight of the instances expiry made unroutable
 	 * @param remainingWeight what expiry may still take away
 	 * @param ejected instances expiry made unroutable
 	 * @param held expired instances kept routable by the cap

@@ -7,7 +7,6 @@ import java.util.List;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
-import dev.ballast.audit.AuditTrail;
 import dev.ballast.weight.Weight;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,16 +29,13 @@ public class WeightOverrides {
 
 	private final JdbcClient jdbc;
 
-	private final InstanceWrites writes;
-
-	private final AuditTrail audit;
+	private final WritePath path;
 
 	private final Clock clock;
 
-	WeightOverrides(JdbcClient jdbc, InstanceWrites writes, AuditTrail audit, Clock clock) {
+	WeightOverrides(JdbcClient jdbc, WritePath path, Clock clock) {
 		this.jdbc = jdbc;
-		this.writes = writes;
-		this.audit = audit;
+		this.path = path;
 		this.clock = clock;
 	}
 
@@ -77,16 +73,23 @@ public class WeightOverrides {
 					Weight.of(rs.getInt(3))))
 			.list();
 		for (Due override : due) {
-			writes.lock(override.service(), override.id()).ifPresent(instance -> {
-				Instance reverted = writes.change(instance, instance.withWeight(override.revertTo()));
-				audit.recordSystem(AuditEntry.of(Action.INSTANCE_WEIGHT_REVERT, override.service().value(),
-						override.id().value(), InstanceView.of(instance), InstanceView.of(reverted)));
-				log.info("Weight override of {}/{} ended: weight back to {}", override.service(), override.id(),
-						override.revertTo().value());
-			});
+			path.lockIfPresent(override.service())
+				.flatMap(locked -> locked.find(override.id()).map(instance -> revert(locked, instance, override)));
 			clear(override.service(), override.id());
 		}
 		return due.size();
+	}
+
+	private Instance revert(LockedService locked, Instance instance, Due override) {
+		Committed committed = locked.changes(Guard.none())
+			.put(instance, instance.withWeight(override.revertTo()))
+			.commit();
+		Instance reverted = committed.stored(instance.id());
+		committed.auditSystem(AuditEntry.of(Action.INSTANCE_WEIGHT_REVERT, override.service().value(),
+				override.id().value(), InstanceView.of(instance), InstanceView.of(reverted)));
+		log.info("Weight override of {}/{} ended: weight back to {}", override.service(), override.id(),
+				override.revertTo().value());
+		return reverted;
 	}
 
 	private record Due(ServiceName service, InstanceId id, Weight revertTo) {

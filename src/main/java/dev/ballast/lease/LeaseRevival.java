@@ -6,7 +6,8 @@ import java.util.Optional;
 import dev.ballast.instance.Health;
 import dev.ballast.instance.Instance;
 import dev.ballast.instance.InstanceId;
-import dev.ballast.instance.InstanceWrites;
+import dev.ballast.instance.Guard;
+import dev.ballast.instance.WritePath;
 import dev.ballast.instance.ServiceName;
 
 import org.springframework.stereotype.Component;
@@ -19,10 +20,10 @@ import org.springframework.transaction.annotation.Transactional;
 @Component
 class LeaseRevival {
 
-	private final InstanceWrites writes;
+	private final WritePath path;
 
-	LeaseRevival(InstanceWrites writes) {
-		this.writes = writes;
+	LeaseRevival(WritePath path) {
+		this.path = path;
 	}
 
 	/**
@@ -30,11 +31,14 @@ class LeaseRevival {
 	 */
 	@Transactional
 	Optional<LeaseStatus> revive(InstanceKey key, Instant at) {
-		return writes.lock(ServiceName.of(key.service()), InstanceId.of(key.id())).map(current -> {
-			Instance renewed = current.health() == Health.CRITICAL ? writes.save(current.renewed(at)) : current;
-			return new LeaseStatus(renewed.mode(), renewed.effectiveWeight().value(), renewed.leaseTtlSeconds(),
-					renewed.health());
-		});
+		return path.lockIfPresent(ServiceName.of(key.service()))
+			.flatMap(locked -> locked.find(InstanceId.of(key.id())).map(current -> {
+				Instance renewed = current.health() == Health.CRITICAL
+						? locked.changes(Guard.none()).put(current, current.renewed(at)).commit().stored(current.id())
+						: current;
+				return new LeaseStatus(renewed.mode(), renewed.effectiveWeight().value(), renewed.leaseTtlSeconds(),
+						renewed.health());
+			}));
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.ballast.lease;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -13,11 +14,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
-import dev.ballast.audit.AuditTrail;
 import dev.ballast.instance.Health;
 import dev.ballast.instance.Instance;
+import dev.ballast.instance.InstanceId;
 import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.InstanceWrites;
+import dev.ballast.instance.Changes;
+import dev.ballast.instance.Committed;
+import dev.ballast.instance.Guard;
+import dev.ballast.instance.LockedService;
+import dev.ballast.instance.WritePath;
 import dev.ballast.instance.ServiceName;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -41,7 +46,7 @@ class LeaseSweeper {
 
 	private final LeaseStore store;
 
-	private final InstanceWrites writes;
+	private final WritePath path;
 
 	private final LeaseSettings settings;
 
@@ -49,15 +54,11 @@ class LeaseSweeper {
 
 	private final MeterRegistry meters;
 
-	private final AuditTrail audit;
-
 	private final Map<String, AtomicInteger> held = new ConcurrentHashMap<>();
 
-	LeaseSweeper(LeaseStore store, InstanceWrites writes, LeaseSettings settings, Clock clock, MeterRegistry meters,
-			AuditTrail audit) {
-		this.audit = audit;
+	LeaseSweeper(LeaseStore store, WritePath path, LeaseSettings settings, Clock clock, MeterRegistry meters) {
 		this.store = store;
-		this.writes = writes;
+		this.path = path;
 		this.settings = settings;
 		this.clock = clock;
 		this.meters = meters;
@@ -95,7 +96,7 @@ class LeaseSweeper {
 	}
 
 	private Sweep sweepService(ServiceName service, Instant judgedAt) {
-		Optional<InstanceWrites.LockedService> locked = writes.lock(service);
+		Optional<LockedService> locked = path.lockIfPresent(service);
 		if (locked.isEmpty()) {
 			return Sweep.NOTHING;
 		}
@@ -103,6 +104,10 @@ class LeaseSweeper {
 		EjectionCap.Decision decision = EjectionCap.decide(
 				instances.stream().map(instance -> member(instance, judgedAt)).toList(),
 				locked.get().settings().maxEjectionPercent());
+		// Expiry is the registry's own act, capped by the ejection cap rather than by the
+		// operators' unroutable budget.
+		Changes changes = locked.get().changes(Guard.none());
+		List<AuditEntry> entries = new ArrayList<>();
 		int expired = 0;
 		int ejected = 0;
 		int removed = 0;
@@ -114,24 +119,33 @@ class LeaseSweeper {
 				continue;
 			}
 			if (instance.ejected()) {
-				writes.remove(instance);
-				audit.recordSystem(AuditEntry.of(Action.INSTANCE_REMOVE, service.value(), instance.id().value(),
+				changes.remove(instance);
+				entries.add(AuditEntry.of(Action.INSTANCE_REMOVE, service.value(), instance.id().value(),
 						InstanceView.of(instance), null));
 				removed++;
 			}
 			else if (eject || (hold && instance.health() == Health.PASSING)) {
-				Instance stored = writes.save(instance.expired(eject));
-				audit.recordSystem(
+				Instance after = instance.expired(eject);
+				changes.put(instance, after);
+				entries.add(
 						AuditEntry
 							.of(Action.INSTANCE_EXPIRE, service.value(), instance.id().value(),
-									InstanceView.of(instance), InstanceView.of(stored))
+									InstanceView.of(instance), InstanceView.of(after))
 							.withDetail("ejected", eject));
 				expired += instance.health() == Health.PASSING ? 1 : 0;
 				ejected += eject ? 1 : 0;
 			}
 		}
+		Committed committed = changes.commit();
+		entries.forEach(entry -> committed.auditSystem(entry.withAfter(stored(committed, entry))));
 		report(service, decision);
 		return new Sweep(true, Duration.ZERO, expired, ejected, removed, decision.held().size());
+	}
+
+	/** The audited after-state with the revision it was stored at. */
+	private static Object stored(Committed committed, AuditEntry entry) {
+		Instance stored = committed.stored(InstanceId.of(entry.instance()));
+		return stored == null ? null : InstanceView.of(stored);
 	}
 
 	private void report(ServiceName service, EjectionCap.Decision decision) {
@@ -153,7 +167,7 @@ class LeaseSweeper {
 
 	private EjectionCap.Member member(Instance instance, Instant judgedAt) {
 		Lease lease = lease(instance);
-		return new EjectionCap.Member(instance.id().value(), instance.weight().value(), instance.routable(),
+		return new EjectionCap.Member(instance.id().value(), instance.nominalWeight().value(), instance.routable(),
 				lease.expiresAt(), instance.health() == Health.CRITICAL || lease.expiredAt(judgedAt),
 				instance.ejected());
 	}

@@ -3,6 +3,7 @@ package dev.ballast.release;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
@@ -10,7 +11,8 @@ import dev.ballast.audit.AuditTrail;
 import dev.ballast.instance.Instance;
 import dev.ballast.instance.InstanceId;
 import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.InstanceWrites;
+import dev.ballast.instance.LockedService;
+import dev.ballast.instance.WritePath;
 import dev.ballast.instance.ServiceName;
 
 import org.springframework.stereotype.Component;
@@ -35,7 +37,7 @@ class ModeScheduler {
 
 	private final ModeSteps steps;
 
-	private final InstanceWrites writes;
+	private final WritePath path;
 
 	private final Clock clock;
 
@@ -43,13 +45,13 @@ class ModeScheduler {
 
 	private final AuditTrail audit;
 
-	ModeScheduler(ModeSchedule schedule, ModeSteps steps, InstanceWrites writes, Clock clock, Releases releases,
+	ModeScheduler(ModeSchedule schedule, ModeSteps steps, WritePath path, Clock clock, Releases releases,
 			AuditTrail audit) {
 		this.releases = releases;
 		this.audit = audit;
 		this.schedule = schedule;
 		this.steps = steps;
-		this.writes = writes;
+		this.path = path;
 		this.clock = clock;
 	}
 
@@ -62,15 +64,16 @@ class ModeScheduler {
 		Instant now = clock.instant();
 		List<ScheduledStep> due = schedule.due(now, BATCH);
 		for (ScheduledStep step : due) {
-			writes.lock(ServiceName.of(step.service()), InstanceId.of(step.instanceId()))
-				.ifPresentOrElse(instance -> apply(step, instance, now),
+			Optional<LockedService> locked = path.lockIfPresent(ServiceName.of(step.service()));
+			locked.flatMap(service -> service.find(InstanceId.of(step.instanceId())))
+				.ifPresentOrElse(instance -> apply(locked.get(), step, instance, now),
 						() -> schedule.remove(step.service(), step.instanceId()));
 		}
 		return due.size() + releases.advanceDue();
 	}
 
-	private void apply(ScheduledStep step, Instance instance, Instant now) {
-		Instance after = steps.advance(step, instance, now);
+	private void apply(LockedService locked, ScheduledStep step, Instance instance, Instant now) {
+		Instance after = steps.advance(locked, step, instance, now);
 		if (after.mode() == instance.mode()) {
 			return;
 		}

@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.ballast.instance.Guard;
 import dev.ballast.instance.Instance;
-import dev.ballast.instance.InstanceWrites;
+import dev.ballast.instance.LockedService;
 import dev.ballast.instance.Mode;
 import dev.ballast.instance.ModeDetail;
 import dev.ballast.watch.Subscribers;
@@ -20,12 +21,11 @@ import org.springframework.stereotype.Component;
  * Applies what is due for one locked instance (a ramp step, a drain confirmation, the end
  * of maintenance) and stores the next step, or removes it when the mode is reached. Each
  * step is computed from the time since the ramp started, so applying it twice changes
- * nothing the second time.
+ * nothing the second time. The steps are the registry's own: the guard admitted the mode
+ * when the operator asked for it.
  */
 @Component
 class ModeSteps {
-
-	private final InstanceWrites writes;
 
 	private final ModeSchedule schedule;
 
@@ -33,32 +33,35 @@ class ModeSteps {
 
 	private final DrainSettings drain;
 
-	ModeSteps(InstanceWrites writes, ModeSchedule schedule, Subscribers subscribers, DrainSettings drain) {
-		this.writes = writes;
+	ModeSteps(ModeSchedule schedule, Subscribers subscribers, DrainSettings drain) {
 		this.schedule = schedule;
 		this.subscribers = subscribers;
 		this.drain = drain;
 	}
 
-	Instance advance(ScheduledStep step, Instance instance, Instant now) {
+	Instance advance(LockedService locked, ScheduledStep step, Instance instance, Instant now) {
 		return switch (step.kind()) {
-			case DRAIN -> drainStep(step, instance, now);
-			case CONFIRM -> confirm(step, instance, now);
-			case WARM -> warmStep(step, instance, now);
-			case END_MAINTENANCE -> endMaintenance(step, instance);
+			case DRAIN -> drainStep(locked, step, instance, now);
+			case CONFIRM -> confirm(locked, step, instance, now);
+			case WARM -> warmStep(locked, step, instance, now);
+			case END_MAINTENANCE -> endMaintenance(locked, step, instance);
 		};
 	}
 
-	private Instance drainStep(ScheduledStep step, Instance instance, Instant now) {
+	private static Instance store(LockedService locked, Instance before, Instance after) {
+		return locked.changes(Guard.none()).put(before, after).commit().stored(before.id());
+	}
+
+	private Instance drainStep(LockedService locked, ScheduledStep step, Instance instance, Instant now) {
 		if (instance.mode() != Mode.DRAINING) {
 			return abandon(step, instance);
 		}
 		Ramp ramp = step.ramp(Weight.ZERO);
 		Duration elapsed = step.elapsed(now);
-		Instance stored = writes.change(instance, instance.inMode(Mode.DRAINING, ramp.at(elapsed), instance.detail()));
+		Instance stored = store(locked, instance, instance.inMode(Mode.DRAINING, ramp.at(elapsed), instance.detail()));
 		if (ramp.finished(elapsed)) {
 			List<String> live = subscribers.unconfirmed(instance.service(), stored.revision());
-			return confirm(step.confirming(stored.revision(), live, now), stored, now);
+			return confirm(locked, step.confirming(stored.revision(), live, now), stored, now);
 		}
 		schedule.put(step.dueAt(step.startedAt().plus(ramp.nextStepAfter(elapsed))));
 		return stored;
@@ -69,7 +72,7 @@ class ModeSteps {
 	 * revision where the weight became 0, or when the confirmation times out; then the
 	 * instance view names the subscribers that never confirmed.
 	 */
-	private Instance confirm(ScheduledStep step, Instance instance, Instant now) {
+	private Instance confirm(LockedService locked, ScheduledStep step, Instance instance, Instant now) {
 		if (instance.mode() != Mode.DRAINING) {
 			return abandon(step, instance);
 		}
@@ -85,11 +88,11 @@ class ModeSteps {
 			return instance;
 		}
 		schedule.remove(step.service(), step.instanceId());
-		return writes.change(instance,
+		return store(locked, instance,
 				instance.inMode(Mode.DRAINED, Weight.ZERO, ModeDetail.unconfirmed(List.copyOf(waiting))));
 	}
 
-	private Instance warmStep(ScheduledStep step, Instance instance, Instant now) {
+	private Instance warmStep(LockedService locked, ScheduledStep step, Instance instance, Instant now) {
 		if (instance.mode() != Mode.WARMING) {
 			return abandon(step, instance);
 		}
@@ -97,19 +100,19 @@ class ModeSteps {
 		Duration elapsed = step.elapsed(now);
 		if (ramp.finished(elapsed)) {
 			schedule.remove(step.service(), step.instanceId());
-			return writes.change(instance, instance.inMode(Mode.SERVING, instance.weight(), null));
+			return store(locked, instance, instance.inMode(Mode.SERVING, instance.weight(), null));
 		}
-		Instance stored = writes.change(instance, instance.inMode(Mode.WARMING, ramp.at(elapsed), null));
+		Instance stored = store(locked, instance, instance.inMode(Mode.WARMING, ramp.at(elapsed), null));
 		schedule.put(step.dueAt(step.startedAt().plus(ramp.nextStepAfter(elapsed))));
 		return stored;
 	}
 
-	private Instance endMaintenance(ScheduledStep step, Instance instance) {
+	private Instance endMaintenance(LockedService locked, ScheduledStep step, Instance instance) {
 		schedule.remove(step.service(), step.instanceId());
 		if (instance.mode() != Mode.MAINTENANCE) {
 			return instance;
 		}
-		return writes.change(instance, instance.inMode(Mode.SERVING, instance.weight(), null));
+		return store(locked, instance, instance.inMode(Mode.SERVING, instance.weight(), null));
 	}
 
 	/** The instance left the mode this step belonged to (another operator action). */

@@ -3,6 +3,7 @@ package dev.ballast.release;
 import java.util.List;
 
 import dev.ballast.instance.ServiceName;
+import dev.ballast.web.ForceParameter;
 import dev.ballast.web.NotFoundException;
 import dev.ballast.web.RequestReader;
 import io.swagger.v3.oas.annotations.Operation;
@@ -20,6 +21,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -36,14 +38,17 @@ class ReleaseController {
 	}
 
 	@PostMapping("/v1/services/{service}/releases")
-	@Operation(summary = "Start a traffic shift", description = """
-			The `to` group (instances whose metadata contains every pair of the `to` selector) gets steps[0]% of the \
-			two groups' total effective weight at once (rounded down); `from` keeps the rest. Within a group, weights \
-			are shared in proportion to the members' configured weights before the release (largest remainder; a \
-			weight never passes 10000). A canary is a release with small first steps, e.g. [1, 5, 25, 100]. With \
-			stepIntervalSeconds, it advances by itself. The shift changes configured weights and is not counted \
-			against maxUnroutablePercent; going to 100% needs the to group's routable nominal weight to be at least \
-			(100 - maxUnroutablePercent)% of the from group's. One release per service at a time.""",
+	@Operation(summary = "Start a traffic shift",
+			description = """
+					The `to` group (instances whose metadata contains every pair of the `to` selector) gets steps[0]% of the \
+					two groups' total effective weight at once (rounded down); `from` keeps the rest. Within a group, weights \
+					are shared in proportion to the members' configured weights before the release (largest remainder; a \
+					weight never passes 10000). A canary is a release with small first steps, e.g. [1, 5, 25, 100]. With \
+					stepIntervalSeconds, it advances by itself. Every step is guarded: the to group must carry its share of the \
+					from group's nominal weight (their weights before the release) with its members that can take traffic; \
+					what it cannot carry counts against maxUnroutablePercent (409 unless force). Going to 100% thus needs the \
+					to group's capable nominal weight to be at least (100 - maxUnroutablePercent)% of the from group's. One \
+					release per service at a time.""",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
 					schema = @Schema(implementation = ReleaseRequest.class),
 					examples = { @ExampleObject(name = "blue/green, by hand",
@@ -80,21 +85,25 @@ class ReleaseController {
 	@Operation(summary = "Take the next step",
 			description = "A paused release resumes if its to group can take traffic again; otherwise it stays paused.")
 	@ApiResponse(responseCode = "200", description = "The release after the step")
-	@ApiResponse(responseCode = "409", description = "The release is over, or the to group cannot carry 100%",
+	@ApiResponse(responseCode = "409",
+			description = "The release is over, or the to group cannot carry the step (a guard)",
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
-	ReleaseView advance(@PathVariable String service, @PathVariable String id) {
-		return releases.advance(ServiceName.of(service), releaseId(id));
+	ReleaseView advance(@PathVariable String service, @PathVariable String id, @RequestParam(name = "force",
+			required = false) @Parameter(description = ForceParameter.DESCRIPTION) String force) {
+		return releases.advance(ServiceName.of(service), releaseId(id), ForceParameter.parse(force));
 	}
 
 	@PostMapping("/v1/services/{service}/releases/{id}/promote")
 	@Operation(summary = "Jump to 100%")
 	@ApiResponse(responseCode = "200", description = "The completed release")
-	@ApiResponse(responseCode = "409", description = "The release is over, or the to group cannot carry 100%",
+	@ApiResponse(responseCode = "409",
+			description = "The release is over, or the to group cannot carry the step (a guard)",
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
-	ReleaseView promote(@PathVariable String service, @PathVariable String id) {
-		return releases.promote(ServiceName.of(service), releaseId(id));
+	ReleaseView promote(@PathVariable String service, @PathVariable String id, @RequestParam(name = "force",
+			required = false) @Parameter(description = ForceParameter.DESCRIPTION) String force) {
+		return releases.promote(ServiceName.of(service), releaseId(id), ForceParameter.parse(force));
 	}
 
 	@PostMapping("/v1/services/{service}/releases/{id}/abort")

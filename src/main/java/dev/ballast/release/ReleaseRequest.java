@@ -16,6 +16,7 @@ import jakarta.validation.constraints.Size;
  * at 100
  * @param stepIntervalSeconds seconds between automatic steps; 0 or absent advances only
  * on request
+ * @param force start even if the first step breaks the unroutable budget (audited)
  */
 @Schema(name = "ReleaseRequest")
 record ReleaseRequest(
@@ -26,7 +27,9 @@ record ReleaseRequest(
 		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "[10,50,100]") @NotNull(message = STEPS) @Size(
 				min = 1, max = 20, message = STEPS) List<Integer> steps,
 		@Schema(minimum = "0", maximum = "86400", example = "0") @Min(value = 0, message = INTERVAL) @Max(value = 86400,
-				message = INTERVAL) Integer stepIntervalSeconds) {
+				message = INTERVAL) Integer stepIntervalSeconds,
+		@Schema(description = "Pass the unroutable budget if the first step would break it; audited and counted",
+				example = "false") Boolean force) {
 
 	static final String SELECTOR = "must be an object of 1 to 16 metadata key/value pairs";
 

@@ -11,16 +11,21 @@ import java.util.Map;
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
 import dev.ballast.audit.AuditTrail;
+import dev.ballast.instance.Changes;
+import dev.ballast.instance.Committed;
+import dev.ballast.instance.Guard;
 import dev.ballast.instance.Health;
 import dev.ballast.instance.Instance;
-import dev.ballast.instance.InstanceWrites;
-import dev.ballast.instance.InstanceWrites.LockedService;
+import dev.ballast.instance.LockedService;
 import dev.ballast.instance.ServiceName;
+import dev.ballast.instance.WritePath;
 import dev.ballast.web.ConflictException;
+import dev.ballast.web.GuardBreachException;
 import dev.ballast.web.InvalidRequestException;
 import dev.ballast.web.NotFoundException;
 import dev.ballast.weight.Apportion;
 import dev.ballast.weight.Share;
+import dev.ballast.weight.UnroutableBudget;
 import dev.ballast.weight.Weight;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +45,7 @@ class Releases {
 
 	private static final Logger log = LoggerFactory.getLogger(Releases.class);
 
-	private final InstanceWrites writes;
+	private final WritePath path;
 
 	private final ReleaseStore store;
 
@@ -48,8 +53,8 @@ class Releases {
 
 	private final Clock clock;
 
-	Releases(InstanceWrites writes, ReleaseStore store, AuditTrail audit, Clock clock) {
-		this.writes = writes;
+	Releases(WritePath path, ReleaseStore store, AuditTrail audit, Clock clock) {
+		this.path = path;
 		this.store = store;
 		this.audit = audit;
 		this.clock = clock;
@@ -58,7 +63,7 @@ class Releases {
 	@Transactional
 	ReleaseView start(ServiceName service, ReleaseRequest request) {
 		validateSteps(request.steps());
-		LockedService locked = lock(service);
+		LockedService locked = path.lock(service);
 		store.underWay(service.value()).ifPresent(current -> {
 			throw new ConflictException(
 					("release %d of %s is under way (%s at %d%%); advance, promote or abort it " + "first")
@@ -91,52 +96,57 @@ class Releases {
 		int interval = request.stepIntervalSeconds() == null ? 0 : request.stepIntervalSeconds();
 		Release release = store.insert(new Release(0, service.value(), request.from(), request.to(), ids(from), ids(to),
 				original, total, List.copyOf(request.steps()), interval, 0, Release.State.ACTIVE, null, null, now));
-		return audited(Action.RELEASE_START, null, moveTo(locked, release, 0, now));
+		return audited(Action.RELEASE_START, null, moveTo(locked, release, 0, 0, request.force(), now));
 	}
 
 	@Transactional
-	ReleaseView advance(ServiceName service, long id) {
-		LockedService locked = lock(service);
+	ReleaseView advance(ServiceName service, long id, boolean force) {
+		LockedService locked = path.lock(service);
 		Release release = underWay(service, id);
-		return audited(Action.RELEASE_ADVANCE, release, advance(locked, release, clock.instant()));
+		return audited(Action.RELEASE_ADVANCE, release, advance(locked, release, force, clock.instant()));
 	}
 
-	private Release advance(LockedService locked, Release release, Instant now) {
+	private Moved advance(LockedService locked, Release release, boolean force, Instant now) {
 		if (capable(members(locked, release.toIds())).isEmpty()) {
-			return pause(release, now);
+			return new Moved(pause(release, now), locked.changes(Guard.none()).commit());
 		}
-		return moveTo(locked, release, Math.min(release.step() + 1, release.steps().size() - 1), now);
+		return moveTo(locked, release, release.percent(), Math.min(release.step() + 1, release.steps().size() - 1),
+				force, now);
 	}
 
 	@Transactional
-	ReleaseView promote(ServiceName service, long id) {
-		LockedService locked = lock(service);
+	ReleaseView promote(ServiceName service, long id, boolean force) {
+		LockedService locked = path.lock(service);
 		Release release = underWay(service, id);
 		return audited(Action.RELEASE_PROMOTE, release,
-				moveTo(locked, release, release.steps().size() - 1, clock.instant()));
+				moveTo(locked, release, release.percent(), release.steps().size() - 1, force, clock.instant()));
 	}
 
 	/** Puts every weight of both groups back exactly as it was, in one transaction. */
 	@Transactional
 	ReleaseView abort(ServiceName service, long id) {
-		LockedService locked = lock(service);
+		LockedService locked = path.lock(service);
 		Release release = underWay(service, id);
+		Changes restore = locked.changes(Guard.none());
 		for (Instance instance : locked.instances()) {
 			Integer before = release.original().get(instance.id().value());
 			if (before != null) {
-				writes.change(instance, instance.withWeight(Weight.of(before)));
+				restore.put(instance, instance.shiftedTo(Weight.of(before)));
 			}
 		}
+		Committed restored = restore.commit();
 		Release aborted = release.at(release.step(), Release.State.ABORTED, null, null);
 		store.update(aborted, clock.instant());
 		log.info("Release {} of {} aborted at {}%: weights restored", id, service, release.percent());
-		return audited(Action.RELEASE_ABORT, release, aborted);
+		return audited(Action.RELEASE_ABORT, release, new Moved(aborted, restored));
 	}
 
-	private ReleaseView audited(Action action, Release before, Release after) {
-		ReleaseView view = ReleaseView.of(after);
-		audit.record(AuditEntry.of(action, after.service(), null, before == null ? null : ReleaseView.of(before), view)
-			.withDetail("release", after.id()));
+	private ReleaseView audited(Action action, Release before, Moved after) {
+		ReleaseView view = ReleaseView.of(after.release());
+		after.committed()
+			.audit(AuditEntry
+				.of(action, after.release().service(), null, before == null ? null : ReleaseView.of(before), view)
+				.withDetail("release", after.release().id()));
 		return view;
 	}
 
@@ -160,7 +170,7 @@ class Releases {
 		int advanced = 0;
 		Instant now = clock.instant();
 		for (Map.Entry<String, Long> due : store.due(now)) {
-			LockedService locked = lock(ServiceName.of(due.getKey()));
+			LockedService locked = path.lock(ServiceName.of(due.getKey()));
 			Release release = store.lock(due.getKey(), due.getValue()).orElse(null);
 			if (release == null || release.state() != Release.State.ACTIVE || release.nextStepAt() == null
 					|| release.nextStepAt().isAfter(now)) {
@@ -168,9 +178,9 @@ class Releases {
 			}
 			Release after;
 			try {
-				after = advance(locked, release, now);
+				after = advance(locked, release, false, now).release();
 			}
-			catch (ConflictException ex) {
+			catch (ConflictException | GuardBreachException ex) {
 				after = pause(release, now, ex.getMessage());
 			}
 			audit.recordSystem(AuditEntry
@@ -182,42 +192,51 @@ class Releases {
 		return advanced;
 	}
 
-	private Release moveTo(LockedService locked, Release release, int step, Instant now) {
+	private Moved moveTo(LockedService locked, Release release, int percentBefore, int step, Boolean force,
+			Instant now) {
 		int percent = release.steps().get(step);
 		List<Instance> to = members(locked, release.toIds());
 		List<Instance> from = members(locked, release.fromIds());
-		if (percent == 100) {
-			requireCapacityForAll(locked, release, to, from);
-		}
 		long toTotal = Share.of(release.totalWeight(), percent);
 		Map<String, Weight> weights = new HashMap<>();
 		split(weights, to, toTotal, release);
 		split(weights, from, release.totalWeight() - toTotal, release);
+		Changes changes = locked
+			.changes(Guard.of("release %d at %d%%".formatted(release.id(), percent), force, howToForce(percentBefore)))
+			.scope(capacity(release, to, from, percentBefore, percent));
 		for (Instance instance : concat(from, to)) {
-			writes.change(instance, instance.withWeight(weights.get(instance.id().value())));
+			changes.put(instance, instance.shiftedTo(weights.get(instance.id().value())));
 		}
+		Committed committed = changes.commit();
 		boolean done = percent == 100;
 		Instant next = done || release.stepIntervalSeconds() == 0 ? null
 				: now.plusSeconds(release.stepIntervalSeconds());
 		Release moved = release.at(step, done ? Release.State.COMPLETED : Release.State.ACTIVE, null, next);
 		store.update(moved, now);
-		return moved;
+		return new Moved(moved, committed);
+	}
+
+	/** A release after a step, and what the step stored (for its audit entry). */
+	private record Moved(Release release, Committed committed) {
 	}
 
 	/**
-	 * The to group takes everything only if it can carry it: its capable members' weights
-	 * before the release must be at least (100 - maxUnroutablePercent)% of the from
-	 * group's.
+	 * The release's scope in the guard: the from group's weights before the release are
+	 * the load it moves, and the to group carries its share of it with the weights its
+	 * capable members had before the release.
 	 */
-	private void requireCapacityForAll(LockedService locked, Release release, List<Instance> to, List<Instance> from) {
-		long toCapacity = capable(to).stream().mapToLong(i -> release.original().get(i.id().value())).sum();
+	private static UnroutableBudget.Scope capacity(Release release, List<Instance> to, List<Instance> from,
+			int percentBefore, int percentAfter) {
+		long toCapable = capable(to).stream().mapToLong(i -> release.original().get(i.id().value())).sum();
 		long fromNominal = from.stream().mapToLong(i -> release.original().get(i.id().value())).sum();
-		int needPercent = 100 - locked.settings().maxUnroutablePercent();
-		if (toCapacity * 100 < fromNominal * needPercent) {
-			throw new ConflictException(("the to group can carry %d of the from group's %d nominal weight; going to "
-					+ "100%% needs at least %d%% of it (100 - maxUnroutablePercent)")
-				.formatted(toCapacity, fromNominal, needPercent));
-		}
+		List<String> incapable = to.stream().filter(i -> !capable(to).contains(i)).map(i -> i.id().value()).toList();
+		return UnroutableBudget.shift("release " + release.id(), fromNominal, toCapable, percentBefore, percentAfter,
+				incapable);
+	}
+
+	/** A release starts with a body of its own; its later steps have none. */
+	private static String howToForce(int percentBefore) {
+		return percentBefore == 0 ? Guard.FORCE_FIELD : Guard.FORCE_PARAMETER;
 	}
 
 	private static void split(Map<String, Weight> weights, List<Instance> group, long total, Release release) {
@@ -289,11 +308,6 @@ class Releases {
 
 	private static NotFoundException notFound(ServiceName service, long id) {
 		return new NotFoundException("release %d of service %s does not exist".formatted(id, service));
-	}
-
-	private LockedService lock(ServiceName service) {
-		return writes.lock(service)
-			.orElseThrow(() -> new NotFoundException("service %s is not registered".formatted(service)));
 	}
 
 }

@@ -1,5 +1,7 @@
 package dev.ballast.web;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -13,7 +15,8 @@ public final class GuardBreachException extends RuntimeException {
 
 	public GuardBreachException(String detail, Map<String, Object> guard) {
 		super(detail, null, false, false);
-		this.guard = Map.copyOf(guard);
+		// Kept in the order given: the problem body lists the figures in a stable order.
+		this.guard = Collections.unmodifiableMap(new LinkedHashMap<>(guard));
 	}
 
 	public Map<String, Object> guard() {

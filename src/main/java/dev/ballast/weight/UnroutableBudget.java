@@ -12,10 +12,12 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The guard on operator actions: at most {@code maxPercent} of a service's nominal weight
- * (the sum of the configured weights of its instances) may be unroutable through drains,
- * maintenance, releases and ejections, and no zone may lose more than the same share of
- * its own nominal weight. Checked in whole weight units, so rounding never lets an action
+ * The guard on operator and registrant actions: at most {@code maxPercent} of a service's
+ * nominal weight (the sum of its instances' {@link NominalWeight}s) may be unroutable
+ * through drains, maintenance, weight edits to 0 and ejections, and no zone may lose more
+ * than the same share of its own nominal weight. A traffic shift is a scope of its own
+ * ({@link #shift}): the share of the moved load that the receiving group cannot carry
+ * counts as unroutable. Checked in whole weight units, so rounding never lets an action
  * through that the percentage forbids.
  */
 public final class UnroutableBudget {
@@ -32,28 +34,33 @@ public final class UnroutableBudget {
 	 * @return empty when allowed, else the first limit it would break
 	 */
 	public static Optional<Breach> check(Collection<Member> members, Set<String> proposed, int maxPercent) {
+		return check(scopes(members, proposed), maxPercent);
+	}
+
+	/**
+	 * The first scope, in the order given, whose unroutable weight the action would raise
+	 * past {@code maxPercent} of its nominal weight.
+	 */
+	public static Optional<Breach> check(List<Scope> scopes, int maxPercent) {
 		if (maxPercent < 0 || maxPercent > 100) {
 			throw new IllegalArgumentException("maxPercent must be from 0 to 100; got " + maxPercent);
 		}
-		Optional<Breach> service = checkScope("service", members, proposed, maxPercent);
-		if (service.isPresent()) {
-			return service;
-		}
+		return scopes.stream().map(scope -> scope.breach(maxPercent)).flatMap(Optional::stream).findFirst();
+	}
+
+	/** The service scope, then one per zone in name order. */
+	public static List<Scope> scopes(Collection<Member> members, Set<String> proposed) {
+		List<Scope> scopes = new ArrayList<>();
+		scopes.add(scope("service", members, proposed));
 		Map<String, List<Member>> zones = new TreeMap<>();
 		members.stream()
 			.filter(member -> member.zone() != null)
 			.forEach(member -> zones.computeIfAbsent(member.zone(), zone -> new ArrayList<>()).add(member));
-		for (Map.Entry<String, List<Member>> zone : zones.entrySet()) {
-			Optional<Breach> breach = checkScope("zone " + zone.getKey(), zone.getValue(), proposed, maxPercent);
-			if (breach.isPresent()) {
-				return breach;
-			}
-		}
-		return Optional.empty();
+		zones.forEach((zone, inZone) -> scopes.add(scope("zone " + zone, inZone, proposed)));
+		return scopes;
 	}
 
-	private static Optional<Breach> checkScope(String scope, Collection<Member> members, Set<String> proposed,
-			int maxPercent) {
+	private static Scope scope(String name, Collection<Member> members, Set<String> proposed) {
 		long nominal = 0;
 		long before = 0;
 		long after = 0;
@@ -69,11 +76,35 @@ public final class UnroutableBudget {
 				after += member.weight();
 			}
 		}
-		if (after == before || after * 100 <= nominal * maxPercent) {
-			return Optional.empty();
+		return new Scope(name, nominal, before, after, holders);
+	}
+
+	/**
+	 * A traffic shift's scope. The {@code from} group's nominal weight is the load being
+	 * moved; at {@code percent} the {@code to} group must carry that share of it with the
+	 * nominal weight of its members that can take traffic. What it cannot carry counts as
+	 * unroutable: going to 100% with a {@code to} group of half the capacity makes half
+	 * the load unroutable.
+	 * @param name the scope's name, e.g. {@code release 7}
+	 * @param fromNominal the from group's nominal weight before the shift
+	 * @param toCapable the nominal weight of the to group's members that can take traffic
+	 * @param percentBefore the share shifted now, 0 to 100
+	 * @param percentAfter the share the step would shift, 0 to 100
+	 * @param holders the to group's members that cannot take traffic
+	 */
+	public static Scope shift(String name, long fromNominal, long toCapable, int percentBefore, int percentAfter,
+			List<String> holders) {
+		return new Scope(name, fromNominal, uncovered(fromNominal, toCapable, percentBefore),
+				uncovered(fromNominal, toCapable, percentAfter), holders);
+	}
+
+	/** The moved load the to group cannot carry, rounded up against the action. */
+	private static long uncovered(long fromNominal, long toCapable, int percent) {
+		if (percent < 0 || percent > 100) {
+			throw new IllegalArgumentException("percent must be from 0 to 100; got " + percent);
 		}
-		return Optional.of(new Breach(scope, maxPercent, percent(before, nominal), percent(after, nominal), nominal,
-				before, after, List.copyOf(holders)));
+		long moved = Math.ceilDiv(Math.multiplyExact(fromNominal, percent), 100);
+		return Math.max(0, moved - toCapable);
 	}
 
 	private static BigDecimal percent(long part, long whole) {
@@ -98,6 +129,37 @@ public final class UnroutableBudget {
 			if (weight < 0) {
 				throw new IllegalArgumentException("weight must not be negative; got " + weight);
 			}
+		}
+
+	}
+
+	/**
+	 * One scope's figures before and after an action.
+	 *
+	 * @param name {@code service}, {@code zone <name>} or a shift's name
+	 * @param nominal the scope's nominal weight
+	 * @param before the weight unroutable now
+	 * @param after the weight unroutable after the action
+	 * @param holders the instances that hold the budget now
+	 */
+	public record Scope(String name, long nominal, long before, long after, List<String> holders) {
+
+		public Scope {
+			Objects.requireNonNull(name, "name");
+			holders = List.copyOf(holders);
+			if (nominal < 0 || before < 0 || after < 0) {
+				throw new IllegalArgumentException("weights must not be negative; got nominal %d, before %d, after %d"
+					.formatted(nominal, before, after));
+			}
+		}
+
+		/** An action that takes nothing more away always passes, whatever stands now. */
+		Optional<Breach> breach(int maxPercent) {
+			if (after <= before || after * 100 <= nominal * maxPercent) {
+				return Optional.empty();
+			}
+			return Optional.of(new Breach(name, maxPercent, percent(before, nominal), percent(after, nominal), nominal,
+					before, after, holders));
 		}
 
 	}

@@ -31,9 +31,9 @@ class DatabaseConstraintsTest {
 
 	private int insert(int weight, int port, String metadata) {
 		return jdbc.sql("""
-				INSERT INTO instance (service, id, address, port, weight, effective_weight, metadata,
+				INSERT INTO instance (service, id, address, port, weight, effective_weight, nominal_weight, metadata,
 				                      lease_ttl_seconds, last_renewed_at, registered_at, revision)
-				VALUES (?, 'x', 'h', ?, ?, 0, ?::jsonb, 30, now(), now(), 1)""")
+				VALUES (?, 'x', 'h', ?, ?, 0, 0, ?::jsonb, 30, now(), now(), 1)""")
 			.params(service, port, weight, metadata)
 			.update();
 	}

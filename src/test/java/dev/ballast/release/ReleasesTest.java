@@ -67,7 +67,21 @@ class ReleasesTest {
 		Api.Reply refused = api.send("POST",
 				"/v1/services/%s/releases/%d/promote".formatted(small, release.get("id").asLong()), null, null);
 		assertThat(refused.status()).isEqualTo(409);
-		assertThat(refused.json().get("detail").asString()).contains("200", "600", "75%");
+		JsonNode guard = refused.json().get("guard");
+		assertThat(guard.get("scope").asString()).isEqualTo("release " + release.get("id").asLong());
+		assertThat(guard.get("nominalWeight").asLong()).as("the blue group's weight, the load moved").isEqualTo(600);
+		assertThat(guard.get("resultingWeight").asLong()).as("what 200 of green cannot carry").isEqualTo(400);
+		assertThat(guard.get("limitPercent").asInt()).isEqualTo(25);
+		assertThat(refused.json().get("detail").asString()).contains("66.7%", "25%", "?force=true");
+		Api.Reply forced = api.send("POST",
+				"/v1/services/%s/releases/%d/promote?force=true".formatted(small, release.get("id").asLong()), null,
+				null);
+		assertThat(forced.status()).isEqualTo(200);
+		assertThat(forced.json().get("state").asString()).isEqualTo("COMPLETED");
+		JsonNode audited = api.get("/v1/audit?service=%s&limit=1".formatted(small)).json().get("events").get(0);
+		assertThat(audited.get("action").asString()).isEqualTo("release.promote");
+		assertThat(audited.get("forced").asBoolean()).isTrue();
+		assertThat(audited.get("details").get("guardOverridden").asBoolean()).isTrue();
 
 		String big = blueGreen(api, 300, 300);
 		JsonNode bigRelease = api

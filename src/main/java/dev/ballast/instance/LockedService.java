@@ -1,0 +1,92 @@
+package dev.ballast.instance;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.ballast.web.NotFoundException;
+
+/**
+ * A service whose row this transaction holds, with the instances it read. Writers of the
+ * service wait on the row lock, so what it reads stays current until the transaction
+ * ends; the changes it stores replace what it read.
+ */
+public final class LockedService {
+
+	private final WritePath path;
+
+	private ServiceSettings settings;
+
+	private final Map<InstanceId, Optional<Instance>> read = new HashMap<>();
+
+	private boolean readAll;
+
+	LockedService(WritePath path, ServiceSettings settings) {
+		this.path = path;
+		this.settings = settings;
+	}
+
+	public ServiceName name() {
+		return settings.name();
+	}
+
+	public ServiceSettings settings() {
+		return settings;
+	}
+
+	/**
+	 * One instance.
+	 * @throws NotFoundException when it is not registered
+	 */
+	public Instance instance(InstanceId id) {
+		return find(id).orElseThrow(() -> new NotFoundException(
+				"instance %s of service %s is not registered".formatted(id, settings.name())));
+	}
+
+	/** One instance, or empty when it is not registered. */
+	public Optional<Instance> find(InstanceId id) {
+		return read.computeIfAbsent(id, key -> path.instances().lock(settings.name(), key));
+	}
+
+	/** Every instance of the service, sorted by id. */
+	public List<Instance> instances() {
+		if (!readAll) {
+			read.clear();
+			path.instances()
+				.lockAll(settings.name())
+				.forEach(instance -> read.put(instance.id(), Optional.of(instance)));
+			readAll = true;
+		}
+		List<Instance> all = new ArrayList<>();
+		read.values().forEach(found -> found.ifPresent(all::add));
+		all.sort((a, b) -> a.id().value().compareTo(b.id().value()));
+		return all;
+	}
+
+	/** Starts a set of changes, committed together by {@link Changes#commit()}. */
+	public Changes changes(Guard guard) {
+		return new Changes(this, guard);
+	}
+
+	/**
+	 * Stores new settings under a new revision unless they equal the current ones;
+	 * returns what is stored.
+	 */
+	ServiceSettings update(ServiceSettings changed) {
+		if (!changed.sameSettingsAs(settings)) {
+			settings = path.save(changed);
+		}
+		return settings;
+	}
+
+	WritePath path() {
+		return path;
+	}
+
+	void stored(InstanceId id, Instance instance) {
+		read.put(id, Optional.ofNullable(instance));
+	}
+
+}
