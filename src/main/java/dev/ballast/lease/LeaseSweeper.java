@@ -19,6 +19,7 @@ import dev.ballast.instance.Instance;
 import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.InstanceWrites;
 import dev.ballast.instance.ServiceName;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +54,8 @@ class LeaseSweeper {
 
 	private final Map<String, AtomicInteger> held = new ConcurrentHashMap<>();
 
+	private final Counter extensions;
+
 	LeaseSweeper(LeaseStore store, InstanceWrites writes, LeaseSettings settings, Clock clock, MeterRegistry meters,
 			AuditTrail audit) {
 		this.audit = audit;
@@ -61,6 +64,9 @@ class LeaseSweeper {
 		this.settings = settings;
 		this.clock = clock;
 		this.meters = meters;
+		this.extensions = Counter.builder("ballast.lease.extensions")
+			.description("Sweeps that extended every lease because the registry was not watching")
+			.register(meters);
 	}
 
 	/**
@@ -77,6 +83,7 @@ class LeaseSweeper {
 				settings.pauseTolerance());
 		if (!outage.isZero()) {
 			int extended = store.extendLeases(outage);
+			extensions.increment();
 			log.warn("Leases were not watched for {}; extended {} leases by that before expiring any", outage,
 					extended);
 		}
