@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 import dev.ballast.instance.Health;
 import dev.ballast.instance.InstanceChanged;
@@ -29,11 +31,24 @@ import org.springframework.transaction.event.TransactionalEventListener;
  * writes all absorbed renewals in one statement, and that statement's answer refreshes
  * the cache with what other nodes changed. Only a heartbeat from an instance whose lease
  * ran out touches the database at once, to bring it back.
+ * <p>
+ * Flushes run one at a time, and not during this node's sweep ({@link #exclusively}): a
+ * renewal stays buffered until written, so two flushes at once would write overlapping
+ * rows and could deadlock each other, and a flush during the sweep's transaction would
+ * wait on the row locks of its lease extension and expiries.
  */
 @Component
 class Heartbeats {
 
 	private static final Logger log = LoggerFactory.getLogger(Heartbeats.class);
+
+	/**
+	 * Longer than the sweep's 30 s transaction timeout plus a flush, so only a writer
+	 * that is stuck makes another give up.
+	 */
+	private static final Duration WRITER_WAIT = Duration.ofSeconds(45);
+
+	private final ReentrantLock writer = new ReentrantLock();
 
 	private final Map<InstanceKey, Instant> pending = new ConcurrentHashMap<>();
 
@@ -84,6 +99,48 @@ class Heartbeats {
 	 * @return whether every renewal absorbed before the call is written
 	 */
 	boolean flush() {
+		if (!acquireWriter()) {
+			flushFailures.increment();
+			log.warn("Could not write {} lease renewals: another lease write held this node for over {}",
+					pending.size(), WRITER_WAIT);
+			return false;
+		}
+		try {
+			return write();
+		}
+		finally {
+			writer.unlock();
+		}
+	}
+
+	/**
+	 * Runs {@code work} while no flush of this node runs; {@code work} may flush itself.
+	 * @return false, without running it, when another writer held on for too long
+	 */
+	boolean exclusively(Runnable work) {
+		if (!acquireWriter()) {
+			return false;
+		}
+		try {
+			work.run();
+			return true;
+		}
+		finally {
+			writer.unlock();
+		}
+	}
+
+	private boolean acquireWriter() {
+		try {
+			return writer.tryLock(WRITER_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	private boolean write() {
 		if (pending.isEmpty()) {
 			return true;
 		}

@@ -47,7 +47,10 @@ class LeaseStore {
 
 	/**
 	 * Writes a batch of renewals in one statement. A renewal never moves a lease
-	 * backwards, so batches from several nodes may land in any order.
+	 * backwards, so batches from several nodes may land in any order. The rows are locked
+	 * in key order first, as the lease extension and the expiry sweep lock them: left to
+	 * the join, the order follows the batch or the plan, and two writers over overlapping
+	 * rows (two nodes' flushes, a flush and a sweep) can deadlock.
 	 * @return the state of each renewed instance that still exists
 	 */
 	Map<InstanceKey, LeaseStatus> renew(Map<InstanceKey, Instant> renewals) {
@@ -63,9 +66,16 @@ class LeaseStore {
 		}
 		List<Map.Entry<InstanceKey, LeaseStatus>> rows = template.query(connection -> {
 			PreparedStatement statement = connection.prepareStatement("""
-					UPDATE instance AS i SET last_renewed_at = greatest(i.last_renewed_at, v.at)
-					  FROM unnest(?::text[], ?::text[], ?::timestamptz[]) AS v(service, id, at)
-					 WHERE i.service = v.service AND i.id = v.id
+					WITH locked AS MATERIALIZED (
+					  SELECT i.service, i.id, v.at
+					    FROM instance AS i
+					    JOIN unnest(?::text[], ?::text[], ?::timestamptz[]) AS v(service, id, at)
+					      ON i.service = v.service AND i.id = v.id
+					   ORDER BY i.service, i.id
+					     FOR NO KEY UPDATE OF i)
+					UPDATE instance AS i SET last_renewed_at = greatest(i.last_renewed_at, l.at)
+					  FROM locked AS l
+					 WHERE i.service = l.service AND i.id = l.id
 					RETURNING i.service, i.id, i.mode, i.effective_weight, i.lease_ttl_seconds, i.health""");
 			Array serviceArray = connection.createArrayOf("text", services);
 			Array idArray = connection.createArrayOf("text", ids);
@@ -97,11 +107,22 @@ class LeaseStore {
 		return previous;
 	}
 
-	/** Extends every current lease by the time the registry was not watching. */
+	/**
+	 * Extends every current lease by the time the registry was not watching, locking the
+	 * rows in key order as {@link #renew} does, so another node's flush cannot deadlock
+	 * with it.
+	 */
 	int extendLeases(Duration by) {
 		return jdbc.sql("""
-				UPDATE instance SET last_renewed_at = last_renewed_at + make_interval(secs => ?)
-				 WHERE health = 'PASSING'""").param(by.toMillis() / 1000.0).update();
+				WITH locked AS MATERIALIZED (
+				  SELECT service, id FROM instance WHERE health = 'PASSING'
+				   ORDER BY service, id
+				     FOR NO KEY UPDATE)
+				UPDATE instance AS i SET last_renewed_at = i.last_renewed_at + make_interval(secs => ?)
+				  FROM locked AS l
+				 WHERE i.service = l.service AND i.id = l.id AND i.health = 'PASSING'""")
+			.param(by.toMillis() / 1000.0)
+			.update();
 	}
 
 	/**

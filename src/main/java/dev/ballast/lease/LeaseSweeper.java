@@ -24,6 +24,7 @@ import dev.ballast.instance.Guard;
 import dev.ballast.instance.LockedService;
 import dev.ballast.instance.WritePath;
 import dev.ballast.instance.ServiceName;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,12 +57,17 @@ class LeaseSweeper {
 
 	private final Map<String, AtomicInteger> held = new ConcurrentHashMap<>();
 
+	private final Counter extensions;
+
 	LeaseSweeper(LeaseStore store, WritePath path, LeaseSettings settings, Clock clock, MeterRegistry meters) {
 		this.store = store;
 		this.path = path;
 		this.settings = settings;
 		this.clock = clock;
 		this.meters = meters;
+		this.extensions = Counter.builder("ballast.lease.extensions")
+			.description("Sweeps that extended every lease because the registry was not watching")
+			.register(meters);
 	}
 
 	/**
@@ -78,6 +84,7 @@ class LeaseSweeper {
 				settings.pauseTolerance());
 		if (!outage.isZero()) {
 			int extended = store.extendLeases(outage);
+			extensions.increment();
 			log.warn("Leases were not watched for {}; extended {} leases by that before expiring any", outage,
 					extended);
 		}
