@@ -3,6 +3,7 @@ package dev.ballast.release;
 import java.util.List;
 import java.util.Map;
 
+import dev.ballast.web.InvalidRequestException;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -36,5 +37,20 @@ record ReleaseRequest(
 	static final String STEPS = "must be 1 to 20 increasing percentages from 1 to 100, ending at 100";
 
 	static final String INTERVAL = "must be an integer from 0 to 86400";
+
+	/** Steps increase and end at 100; the first that does not is named by its pointer. */
+	void checkSteps() {
+		int previous = 0;
+		for (int i = 0; i < steps.size(); i++) {
+			Integer step = steps.get(i);
+			if (step == null || step <= previous || step > 100) {
+				throw InvalidRequestException.of("/steps/" + i, "steps " + STEPS + "; got " + steps);
+			}
+			previous = step;
+		}
+		if (previous != 100) {
+			throw InvalidRequestException.of("/steps", "steps " + STEPS + "; got " + steps);
+		}
+	}
 
 }

@@ -62,7 +62,7 @@ class Releases {
 
 	@Transactional
 	ReleaseView start(ServiceName service, ReleaseRequest request) {
-		validateSteps(request.steps());
+		request.checkSteps();
 		LockedService locked = path.lock(service);
 		store.underWay(service.value()).ifPresent(current -> {
 			throw new ConflictException(
@@ -256,20 +256,6 @@ class Releases {
 		store.update(paused, now);
 		log.warn("Release {} of {} paused: {}", release.id(), release.service(), reason);
 		return paused;
-	}
-
-	private static void validateSteps(List<Integer> steps) {
-		int previous = 0;
-		for (int i = 0; i < steps.size(); i++) {
-			Integer step = steps.get(i);
-			if (step == null || step <= previous || step > 100) {
-				throw InvalidRequestException.of("/steps/" + i, "steps " + ReleaseRequest.STEPS + "; got " + steps);
-			}
-			previous = step;
-		}
-		if (previous != 100) {
-			throw InvalidRequestException.of("/steps", "steps " + ReleaseRequest.STEPS + "; got " + steps);
-		}
 	}
 
 	private static List<Instance> matching(LockedService locked, Map<String, String> selector) {
