@@ -16,21 +16,25 @@ import dev.ballast.support.Admin;
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
 import dev.ballast.support.OtherNode;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.ShrinkingMode;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
-import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.QuickTheory;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import static dev.ballast.support.Properties.anyChars;
+import static dev.ballast.support.Properties.charsBetween;
+import static dev.ballast.support.Properties.charsOf;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.generators.SourceDSL.doubles;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+import static org.quicktheories.generators.SourceDSL.longs;
+import static org.quicktheories.generators.SourceDSL.maps;
 
 /**
  * Random and mutated bodies, headers and path segments sent to every write endpoint of a
@@ -61,9 +65,15 @@ class WriteEndpointsFuzzTest {
 
 	private static Instant started;
 
+	/**
+	 * Each shrink step is a real request and two snapshots: a bounded search still
+	 * reports a much smaller attempt than the first.
+	 */
+	private static final int SHRINK_CYCLES = 200;
+
 	private static final Map<Boolean, Fixture> clean = new LinkedHashMap<>();
 
-	@BeforeContainer
+	@BeforeAll
 	static void startNode() {
 		// This node's timers stay off: a lease sweep between two snapshots is not the
 		// request's doing.
@@ -73,28 +83,32 @@ class WriteEndpointsFuzzTest {
 		started = jdbc.sql("SELECT now()").query(java.sql.Timestamp.class).single().toInstant();
 	}
 
-	@AfterContainer
+	@AfterAll
 	static void stopNode() {
 		node.close();
 	}
 
-	@Property(tries = 200, shrinking = ShrinkingMode.BOUNDED)
-	void mutatedBodiesAreRefusedWithoutWriting(@ForAll("mutatedBodies") Attempt attempt) {
-		check(attempt);
+	@Test
+	void mutatedBodiesAreRefusedWithoutWriting() {
+		fuzz(200).forAll(mutatedBodies()).checkAssert(WriteEndpointsFuzzTest::check);
 	}
 
-	@Property(tries = 150, shrinking = ShrinkingMode.BOUNDED)
-	void mutatedHeadersAreRefusedWithoutWriting(@ForAll("mutatedHeaders") Attempt attempt) {
-		check(attempt);
+	@Test
+	void mutatedHeadersAreRefusedWithoutWriting() {
+		fuzz(150).forAll(mutatedHeaders()).checkAssert(WriteEndpointsFuzzTest::check);
 	}
 
-	@Property(tries = 150, shrinking = ShrinkingMode.BOUNDED)
-	void mutatedPathsAreRefusedWithoutWriting(@ForAll("mutatedPaths") Attempt attempt) {
-		check(attempt);
+	@Test
+	void mutatedPathsAreRefusedWithoutWriting() {
+		fuzz(150).forAll(mutatedPaths()).checkAssert(WriteEndpointsFuzzTest::check);
+	}
+
+	private static QuickTheory fuzz(int tries) {
+		return dev.ballast.support.Properties.qt(tries).withShrinkCycles(SHRINK_CYCLES);
 	}
 
 	/** Found by the fuzzer: a wildcard Content-Type made Spring's body reading throw. */
-	@Example
+	@Test
 	void aWildcardContentTypeIsRefusedWith415() {
 		Fixture fixture = Fixture.create(false);
 		for (String type : List.of("*/*", "application/*", "*/*; charset=UTF-8")) {
@@ -109,7 +123,7 @@ class WriteEndpointsFuzzTest {
 	 * Malformed percent escapes, which the JDK client will not send: refused by the
 	 * server with 400, nothing written.
 	 */
-	@Example
+	@Test
 	void malformedPercentEscapesAreRefused() throws Exception {
 		Fixture fixture = Fixture.create(false);
 		for (String path : List.of("/v1/services/%s/instances/%%ZZ", "/v1/services/%s/instances/a%%",
@@ -136,7 +150,7 @@ class WriteEndpointsFuzzTest {
 	 * Found by the fuzzer: Spring chose the answer's media type after the handler ran, so
 	 * the edit was committed and then answered 406.
 	 */
-	@Example
+	@Test
 	void aWriteWhoseAnswerTheClientWouldNotAcceptIsNotMade() {
 		Fixture fixture = Fixture.create(false);
 		for (String accept : List.of("text/html", "application/xml, text/event-stream", "*/*;q=abc")) {
@@ -163,7 +177,6 @@ class WriteEndpointsFuzzTest {
 		HttpResponse<String> response = api.raw(attempt.endpoint().method, path, attempt.body(), attempt.headers(),
 				HANG);
 		int status = response.statusCode();
-		Statistics.label("status").collect(status);
 		assertThat(status).as("%s %s answered %d: %s", attempt.endpoint().method, path, status, response.body())
 			.isBetween(200, 499)
 			.isNotIn(300, 301, 302, 303, 304, 307, 308);
@@ -217,27 +230,36 @@ class WriteEndpointsFuzzTest {
 		return rows;
 	}
 
-	@Provide
-	Arbitrary<Attempt> mutatedBodies() {
-		return Arbitraries.of(Endpoint.values())
+	private static Gen<Attempt> mutatedBodies() {
+		return Generate.enumValues(Endpoint.class)
 			.flatMap(endpoint -> Bodies.mutated(endpoint.body)
 				.map(body -> new Attempt(endpoint, null, null, body, Map.of("Content-Type", "application/json"))));
 	}
 
-	@Provide
-	Arbitrary<Attempt> mutatedHeaders() {
-		return Arbitraries.of(Endpoint.values())
+	private static Gen<Attempt> mutatedHeaders() {
+		return Generate.enumValues(Endpoint.class)
 			.flatMap(endpoint -> Headers.mutated()
 				.map(headers -> new Attempt(endpoint, null, null, endpoint.body == null ? null : endpoint.body.text(),
 						headers)));
 	}
 
-	@Provide
-	Arbitrary<Attempt> mutatedPaths() {
-		Arbitrary<String> segment = Segments.junk();
-		return Combinators.combine(Arbitraries.of(Endpoint.values()), segment.injectNull(0.4), segment.injectNull(0.4))
-			.as((endpoint, service, second) -> new Attempt(endpoint, service, second,
-					endpoint.body == null ? null : endpoint.body.text(), Map.of("Content-Type", "application/json")));
+	private static Gen<Attempt> mutatedPaths() {
+		Gen<String> segment = Segments.junk();
+		return Generate.enumValues(Endpoint.class)
+			.zip(orNull(segment, 40), orNull(segment, 40),
+					(endpoint, service, second) -> new Attempt(endpoint, service, second,
+							endpoint.body == null ? null : endpoint.body.text(),
+							Map.of("Content-Type", "application/json")));
+	}
+
+	/** Values of {@code gen}, and null {@code percent} times in a hundred. */
+	private static <T> Gen<T> orNull(Gen<T> gen, int percent) {
+		return gen.toOptionals(percent).map(value -> value.orElse(null));
+	}
+
+	/** Strings of ASCII letters. */
+	private static Gen<String> alpha(int minLength, int maxLength) {
+		return charsOf("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", minLength, maxLength);
 	}
 
 	/**
@@ -406,37 +428,30 @@ class WriteEndpointsFuzzTest {
 	 */
 	static final class Bodies {
 
-		static Arbitrary<String> mutated(Body base) {
+		static Gen<String> mutated(Body base) {
 			Body body = base == null ? Body.of() : base;
 			int size = body.members().size();
-			Arbitrary<Integer> index = Arbitraries.integers().between(0, Math.max(0, size - 1));
-			List<net.jqwik.api.Tuple.Tuple2<Integer, Arbitrary<String>>> choices = new ArrayList<>();
-			choices.add(net.jqwik.api.Tuple.of(3, Arbitraries.just(body.text())));
-			choices.add(net.jqwik.api.Tuple.of(4, Arbitraries.strings()
-				.alpha()
-				.ofMaxLength(12)
-				.flatMap(key -> Json.value(2).map(value -> body.plus(key.isEmpty() ? "unknown" : key, value).text()))));
-			choices
-				.add(net.jqwik.api.Tuple.of(6, Combinators.combine(Json.text(), Arbitraries.integers().between(0, 100))
-					.as((text, percent) -> text.substring(0, text.length() * percent / 100))));
-			choices.add(net.jqwik.api.Tuple.of(5, Json.text()));
-			choices.add(net.jqwik.api.Tuple.of(2, Arbitraries.just("x".repeat(70_000))
-				.map(filler -> body.plus("filler", Json.string(filler)).text())));
+			Gen<Integer> index = integers().between(0, Math.max(0, size - 1));
+			List<Pair<Integer, Gen<String>>> choices = new ArrayList<>();
+			choices.add(Pair.of(3, Generate.constant(body.text())));
+			choices.add(Pair.of(4, alpha(0, 12).zip(Json.value(2),
+					(key, value) -> body.plus(key.isEmpty() ? "unknown" : key, value).text())));
+			choices.add(Pair.of(6, Json.text()
+				.zip(integers().between(0, 100), (text, percent) -> text.substring(0, text.length() * percent / 100))));
+			choices.add(Pair.of(5, Json.text()));
+			choices.add(Pair.of(2, Generate.constant(body.plus("filler", Json.string("x".repeat(70_000))).text())));
 			if (size > 0) {
-				choices.add(net.jqwik.api.Tuple.of(25,
-						Combinators.combine(index, Json.value(3)).as((at, value) -> body.with(at, value).text())));
-				choices.add(net.jqwik.api.Tuple.of(8,
-						Combinators.combine(index, Json.huge()).as((at, value) -> body.with(at, value).text())));
-				choices.add(net.jqwik.api.Tuple.of(5,
-						Combinators.combine(index, Json.deep()).as((at, value) -> body.with(at, value).text())));
-				choices.add(net.jqwik.api.Tuple.of(4, index.map(at -> body.without(at).text())));
-				choices.add(net.jqwik.api.Tuple.of(4, Combinators.combine(index, Json.value(1))
-					.as((at, value) -> body.plus(body.members().get(at).getKey(), value).text())));
+				choices.add(Pair.of(25, index.zip(Json.value(3), (at, value) -> body.with(at, value).text())));
+				choices.add(Pair.of(8, index.zip(Json.huge(), (at, value) -> body.with(at, value).text())));
+				choices.add(Pair.of(5, index.zip(Json.deep(), (at, value) -> body.with(at, value).text())));
+				choices.add(Pair.of(4, index.map(at -> body.without(at).text())));
+				choices.add(Pair.of(4, index.zip(Json.value(1),
+						(at, value) -> body.plus(body.members().get(at).getKey(), value).text())));
 			}
 			else {
-				choices.add(net.jqwik.api.Tuple.of(10, Json.value(3)));
+				choices.add(Pair.of(10, Json.value(3)));
 			}
-			return Arbitraries.frequencyOf(choices.toArray(net.jqwik.api.Tuple.Tuple2[]::new));
+			return Generate.frequency(choices);
 		}
 
 	}
@@ -463,57 +478,56 @@ class WriteEndpointsFuzzTest {
 			return out.append('"').toString();
 		}
 
-		static Arbitrary<String> value(int depth) {
-			Arbitrary<String> scalar = Arbitraries.oneOf(Arbitraries.integers().map(Object::toString),
-					Arbitraries.longs().map(Object::toString),
-					Arbitraries.integers().between(-2, 10_002).map(Object::toString),
-					Arbitraries.doubles()
-						.map(Object::toString)
-						.filter(text -> !text.contains("N") && !text.contains("I")),
-					Arbitraries.strings().all().ofMaxLength(40).map(Json::string),
-					Arbitraries.of("true", "false", "null", "-0", "0.0", "1e2", "1.5", "\"100\"", "\" 50 \"", "\"\"",
-							"\"\\ud800\"", "\"\\u0000\"", "\"💥 ünïcödé ℝ\"", "\"2030-01-01T00:00:00Z\"",
+		static Gen<String> value(int depth) {
+			Gen<String> scalar = Generate.oneOf(integers().all().map(Object::toString),
+					longs().all().map(Object::toString), integers().between(-2, 10_002).map(Object::toString),
+					doubles().any().map(d -> Double.isFinite(d) ? d.toString() : "1.7976931348623157E308"),
+					// Numbers in two decimals, as people write them.
+					longs().between(-100_000_000L, 100_000_000L).map(cents -> Double.toString(cents / 100.0)),
+					anyChars(40).map(Json::string),
+					Generate.pick(List.of("true", "false", "null", "-0", "0.0", "1e2", "1.5", "\"100\"", "\" 50 \"",
+							"\"\"", "\"\\ud800\"", "\"\\u0000\"", "\"💥 ünïcödé ℝ\"", "\"2030-01-01T00:00:00Z\"",
 							"\"NORMALIZE\"", "\"a\"", "\"blue\"", "{}", "[]", "{\"color\":\"blue\"}", "[10,50,100]",
-							"[\"a\"]"));
+							"[\"a\"]")));
 			if (depth == 0) {
 				return scalar;
 			}
-			Arbitrary<String> inner = value(depth - 1);
-			Arbitrary<String> array = inner.list().ofMaxSize(4).map(items -> "[" + String.join(",", items) + "]");
-			Arbitrary<String> object = Arbitraries.maps(Arbitraries.strings().all().ofMaxLength(10), inner)
-				.ofMaxSize(4)
+			Gen<String> inner = value(depth - 1);
+			Gen<String> array = lists().of(inner).ofSizeBetween(0, 4).map(items -> "[" + String.join(",", items) + "]");
+			Gen<String> object = maps().of(anyChars(10), inner)
+				.ofSizeBetween(0, 4)
 				.map(members -> members.entrySet()
 					.stream()
 					.map(member -> string(member.getKey()) + ":" + member.getValue())
 					.collect(Collectors.joining(",", "{", "}")));
-			return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(6, scalar), net.jqwik.api.Tuple.of(1, array),
-					net.jqwik.api.Tuple.of(1, object));
+			return Generate.frequency(List.of(Pair.of(6, scalar), Pair.of(1, array), Pair.of(1, object)));
 		}
 
 		/** Numbers beyond every range, in every notation. */
-		static Arbitrary<String> huge() {
-			return Arbitraries.oneOf(Arbitraries.integers().between(10, 2_000).map(digits -> "9".repeat(digits)),
-					Arbitraries.integers().between(10, 2_000).map(digits -> "-1" + "0".repeat(digits)),
-					Arbitraries.integers().between(1, 2_000).map(digits -> "0." + "0".repeat(digits) + "1"),
-					Arbitraries.of("1e999999999", "-1e-999999999", "1E400", "9223372036854775808",
+		static Gen<String> huge() {
+			return Generate.oneOf(integers().between(10, 2_000).map(digits -> "9".repeat(digits)),
+					integers().between(10, 2_000).map(digits -> "-1" + "0".repeat(digits)),
+					integers().between(1, 2_000).map(digits -> "0." + "0".repeat(digits) + "1"),
+					Generate.pick(List.of("1e999999999", "-1e-999999999", "1E400", "9223372036854775808",
 							"-9223372036854775809", "2147483648", "4294967296", "1e10", "10000.0000000001", "1.0e4",
-							"NaN", "Infinity", "-Infinity", "0x10", "01", "+1", ".5"));
+							"NaN", "Infinity", "-Infinity", "0x10", "01", "+1", ".5")));
 		}
 
 		/** Arrays and objects nested far deeper than any body. */
-		static Arbitrary<String> deep() {
-			return Arbitraries.integers()
-				.between(1, 5_000)
-				.flatMap(depth -> Arbitraries.of("[".repeat(depth) + "]".repeat(depth),
-						"{\"a\":".repeat(depth) + "1" + "}".repeat(depth), "[".repeat(depth)));
+		static Gen<String> deep() {
+			return integers().between(1, 5_000).zip(integers().between(0, 2), (depth, shape) -> switch (shape) {
+				case 0 -> "[".repeat(depth) + "]".repeat(depth);
+				case 1 -> "{\"a\":".repeat(depth) + "1" + "}".repeat(depth);
+				default -> "[".repeat(depth);
+			});
 		}
 
 		/** Whole bodies that are not a JSON object, or not JSON. */
-		static Arbitrary<String> text() {
-			return Arbitraries.oneOf(value(3), Arbitraries.strings().all().ofMaxLength(60),
-					Arbitraries.of("", " ", "null", "{", "}", "{\"a\":}", "{\"a\" 1}", "{'a':1}", "{\"a\":1,}",
+		static Gen<String> text() {
+			return Generate.oneOf(value(3), anyChars(60),
+					Generate.pick(List.of("", " ", "null", "{", "}", "{\"a\":}", "{\"a\" 1}", "{'a':1}", "{\"a\":1,}",
 							"{\"a\":1}{\"b\":2}", "<xml/>", "\uFEFF{}", "{\"address\":\"h\",\"port\":80} trailing",
-							"{\"weight\":1}/*c*/", "\u0000", "%7B%7D", "address=h&port=80"));
+							"{\"weight\":1}/*c*/", "\u0000", "%7B%7D", "address=h&port=80")));
 		}
 
 	}
@@ -521,39 +535,43 @@ class WriteEndpointsFuzzTest {
 	/** Headers a careless or hostile client sends. */
 	static final class Headers {
 
-		static Arbitrary<Map<String, String>> mutated() {
-			Arbitrary<String> contentType = Arbitraries.oneOf(ascii(40),
-					Arbitraries.of("application/json", "application/merge-patch+json", "text/plain", "application/xml",
-							"application/json; charset=UTF-16", "application/json; charset=nonsense", "*/*",
-							"application/*", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded",
-							"garbage", "", ";;;", "application/json;", "application/problem+json"));
-			Arbitrary<String> accept = Arbitraries.oneOf(ascii(40),
-					Arbitraries.of("application/json", "text/event-stream", "application/xml", "text/html", "*/*",
-							"application/problem+json", "garbage/", "", "application/json;q=0", "*/*;q=abc"));
-			Arbitrary<String> ifMatch = Arbitraries.oneOf(ascii(40), Arbitraries.of("\"1\"", "\"4\"", "*", "W/\"4\"",
-					"\"\"", "\"-1\"", "\"99999999999999999999999\"", "4", "\"abc\"", "\"1\", \"4\"", "W/", "\""));
-			Arbitrary<String> idempotencyKey = Arbitraries.oneOf(ascii(300),
-					Arbitraries.of("k1", "k2", "", " ", "\u00e9t\u00e9", "a".repeat(256)));
-			Arbitrary<String> lastEventId = Arbitraries.oneOf(ascii(30),
-					Arbitraries.of("-1", "0", "abc", "99999999999999999999", "1.5", ""));
-			Arbitrary<Map.Entry<String, String>> other = Combinators
-				.combine(Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(20), ascii(100))
-				.as((name, value) -> Map.entry("X-" + name, value));
-			return Combinators
-				.combine(contentType.injectNull(0.3), accept.injectNull(0.5), ifMatch.injectNull(0.5),
-						idempotencyKey.injectNull(0.5), lastEventId.injectNull(0.7), other.injectNull(0.7))
-				.as((type, acceptable, match, key, eventId, extra) -> {
-					Map<String, String> headers = new LinkedHashMap<>();
-					putIfPresent(headers, "Content-Type", type);
-					putIfPresent(headers, "Accept", acceptable);
-					putIfPresent(headers, "If-Match", match);
-					putIfPresent(headers, "Idempotency-Key", key);
-					putIfPresent(headers, "Last-Event-ID", eventId);
-					if (extra != null) {
-						headers.put(extra.getKey(), extra.getValue());
-					}
-					return headers;
-				});
+		static Gen<Map<String, String>> mutated() {
+			Gen<String> contentType = Generate.oneOf(ascii(40),
+					Generate.pick(List.of("application/json", "application/merge-patch+json", "text/plain",
+							"application/xml", "application/json; charset=UTF-16", "application/json; charset=nonsense",
+							"*/*", "application/*", "multipart/form-data; boundary=x",
+							"application/x-www-form-urlencoded", "garbage", "", ";;;", "application/json;",
+							"application/problem+json")));
+			Gen<String> accept = Generate.oneOf(ascii(40),
+					Generate.pick(List.of("application/json", "text/event-stream", "application/xml", "text/html",
+							"*/*", "application/problem+json", "garbage/", "", "application/json;q=0", "*/*;q=abc")));
+			Gen<String> ifMatch = Generate.oneOf(ascii(40), Generate.pick(List.of("\"1\"", "\"4\"", "*", "W/\"4\"",
+					"\"\"", "\"-1\"", "\"99999999999999999999999\"", "4", "\"abc\"", "\"1\", \"4\"", "W/", "\"")));
+			Gen<String> idempotencyKey = Generate.oneOf(ascii(300),
+					Generate.pick(List.of("k1", "k2", "", " ", "\u00e9t\u00e9", "a".repeat(256))));
+			Gen<String> lastEventId = Generate.oneOf(ascii(30),
+					Generate.pick(List.of("-1", "0", "abc", "99999999999999999999", "1.5", "")));
+			Gen<Map.Entry<String, String>> other = alpha(1, 20).zip(ascii(100),
+					(name, value) -> Map.entry("X-" + name, value));
+			Gen<String> type = orNull(contentType, 30);
+			Gen<String> acceptable = orNull(accept, 50);
+			Gen<String> match = orNull(ifMatch, 50);
+			Gen<String> key = orNull(idempotencyKey, 50);
+			Gen<String> eventId = orNull(lastEventId, 70);
+			Gen<Map.Entry<String, String>> extra = orNull(other, 70);
+			return (random) -> {
+				Map<String, String> headers = new LinkedHashMap<>();
+				putIfPresent(headers, "Content-Type", type.generate(random));
+				putIfPresent(headers, "Accept", acceptable.generate(random));
+				putIfPresent(headers, "If-Match", match.generate(random));
+				putIfPresent(headers, "Idempotency-Key", key.generate(random));
+				putIfPresent(headers, "Last-Event-ID", eventId.generate(random));
+				Map.Entry<String, String> header = extra.generate(random);
+				if (header != null) {
+					headers.put(header.getKey(), header.getValue());
+				}
+				return headers;
+			};
 		}
 
 		private static void putIfPresent(Map<String, String> headers, String name, String value) {
@@ -563,8 +581,8 @@ class WriteEndpointsFuzzTest {
 		}
 
 		/** Values the JDK client will send: visible ASCII and spaces. */
-		private static Arbitrary<String> ascii(int maxLength) {
-			return Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(maxLength).map(String::strip);
+		private static Gen<String> ascii(int maxLength) {
+			return charsBetween(' ', '~', 0, maxLength).map(String::strip);
 		}
 
 	}
@@ -572,26 +590,19 @@ class WriteEndpointsFuzzTest {
 	/** Path segments, already percent-encoded where the URI syntax needs it. */
 	static final class Segments {
 
-		static Arbitrary<String> junk() {
-			return Arbitraries.oneOf(
-					Arbitraries.of("..", ".", "%2e%2e", "%2E", "%2F", "a%2Fb", "%00", "%e2%82", "%C3%A9",
+		static Gen<String> junk() {
+			return Generate.oneOf(
+					Generate.pick(List.of("..", ".", "%2e%2e", "%2E", "%2F", "a%2Fb", "%00", "%e2%82", "%C3%A9",
 							"%F0%9F%92%A5", ";", "a;b=c", "%3B", "%20", "+", "~", "a..b", "%25", "*", "%5C", "",
 							"Payments", "-a", "a-", "-1", "0", "99999999999999999999", "1e3", "0x10", "%2e", "a%00b",
-							"..%2F..%2Fetc", "%252e%252e", "con", "null", "a:b", "10.0.0.5:8080"),
-					Arbitraries.integers().between(60, 9_000).map("a"::repeat),
-					Arbitraries.bytes()
-						.list()
-						.ofMinSize(1)
-						.ofMaxSize(30)
-						.map(bytes -> bytes.stream()
-							.map(b -> "%%%02X".formatted(b & 0xff))
-							.collect(Collectors.joining())),
-					Arbitraries.strings()
-						.all()
-						.ofMinLength(1)
-						.ofMaxLength(30)
+							"..%2F..%2Fetc", "%252e%252e", "con", "null", "a:b", "10.0.0.5:8080")),
+					integers().between(60, 9_000).map("a"::repeat),
+					lists().of(integers().between(0, 255))
+						.ofSizeBetween(1, 30)
+						.map(bytes -> bytes.stream().map(b -> "%%%02X".formatted(b)).collect(Collectors.joining())),
+					charsBetween(Character.MIN_VALUE, Character.MAX_VALUE, 1, 30)
 						.map(text -> URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20")),
-					Arbitraries.strings().withChars("abcxyz019-._~:@!$&'()*+,;=").ofMinLength(1).ofMaxLength(140));
+					charsOf("abcxyz019-._~:@!$&'()*+,;=", 1, 140));
 		}
 
 	}

@@ -4,17 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.random.RandomGenerator;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.DoubleRange;
-import net.jqwik.api.constraints.IntRange;
+import static dev.ballast.support.Properties.qt;
+import static dev.ballast.support.Properties.withEdges;
+import static org.quicktheories.generators.SourceDSL.doubles;
+import static org.quicktheories.generators.SourceDSL.integers;
+
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 class BackoffTest {
 
 	private static final Duration BASE = Duration.ofMillis(100);
 
 	private static final Duration MAX = Duration.ofSeconds(10);
+
+	/** What {@code nextDouble()} returns: from 0 inclusive to 1 exclusive. */
+	private static final Gen<Double> DRAWS = withEdges(doubles().between(0, Math.nextDown(1.0)), 0.0, Double.MIN_VALUE,
+			0.5, Math.nextDown(1.0));
+
+	private static final Gen<Integer> FAILURES = withEdges(integers().between(0, 12), 0, 12);
 
 	@Test
 	void doublesFromTheBaseUpToTheMaximum() {
@@ -62,23 +70,25 @@ class BackoffTest {
 		assertThat(delays(backoff, 40)).containsOnly(10_000L);
 	}
 
-	@Property
-	void spreadsEveryDelayByHalfEitherWay(@ForAll @DoubleRange(min = 0, max = 1, maxIncluded = false) double draw,
-			@ForAll @IntRange(max = 12) int failuresBefore) {
-		Backoff backoff = new Backoff(BASE, MAX, fixed(draw));
-		delays(backoff, failuresBefore);
-		Duration unspread = Duration.ofMillis(Math.min(100L << failuresBefore, 10_000));
+	@Test
+	void spreadsEveryDelayByHalfEitherWay() {
+		qt().forAll(DRAWS, FAILURES).checkAssert((draw, failuresBefore) -> {
+			Backoff backoff = new Backoff(BASE, MAX, fixed(draw));
+			delays(backoff, failuresBefore);
+			Duration unspread = Duration.ofMillis(Math.min(100L << failuresBefore, 10_000));
 
-		assertThat(backoff.afterFailure()).isBetween(unspread.dividedBy(2), unspread.multipliedBy(3).dividedBy(2));
+			assertThat(backoff.afterFailure()).isBetween(unspread.dividedBy(2), unspread.multipliedBy(3).dividedBy(2));
+		});
 	}
 
-	@Property
-	void aRequestedReconnectWaitsAtMostTheBase(@ForAll @DoubleRange(min = 0, max = 1, maxIncluded = false) double draw,
-			@ForAll @IntRange(max = 12) int failuresBefore) {
-		Backoff backoff = new Backoff(BASE, MAX, fixed(draw));
-		delays(backoff, failuresBefore);
+	@Test
+	void aRequestedReconnectWaitsAtMostTheBase() {
+		qt().forAll(DRAWS, FAILURES).checkAssert((draw, failuresBefore) -> {
+			Backoff backoff = new Backoff(BASE, MAX, fixed(draw));
+			delays(backoff, failuresBefore);
 
-		assertThat(backoff.afterRequest()).isBetween(Duration.ZERO, BASE);
+			assertThat(backoff.afterRequest()).isBetween(Duration.ZERO, BASE);
+		});
 	}
 
 	private static long[] delays(Backoff backoff, int count) {

@@ -7,38 +7,43 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
-import net.jqwik.api.statistics.Statistics;
+import static dev.ballast.support.Properties.charsOf;
+import static dev.ballast.support.Properties.qt;
+import static dev.ballast.support.Properties.withEdges;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
+import org.junit.jupiter.api.Test;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 class EventStreamParserPropertiesTest {
 
-	@Property(tries = 2000)
-	void chunkBoundariesDoNotChangeWhatIsRead(@ForAll("streams") byte[] stream,
-			@ForAll @Size(max = 30) Set<@IntRange(min = 0, max = 2000) Integer> cuts) {
-		RecordingListener whole = read(stream, Set.of());
-		RecordingListener chunked = read(stream, cuts);
-		Statistics.label("events").collect(whole.events.isEmpty() ? "none" : "some");
+	@Test
+	void chunkBoundariesDoNotChangeWhatIsRead() {
+		Gen<Set<Integer>> cuts = lists().of(withEdges(integers().between(0, 2000), 0, 1, 2000))
+			.ofSizeBetween(0, 30)
+			.map((list) -> (Set<Integer>) new TreeSet<>(list));
+		qt(2000).forAll(streams(), cuts).checkAssert((stream, cutsAt) -> {
+			RecordingListener whole = read(stream, Set.of());
+			RecordingListener chunked = read(stream, cutsAt);
 
-		assertThat(chunked.events).isEqualTo(whole.events);
-		assertThat(chunked.retries).isEqualTo(whole.retries);
+			assertThat(chunked.events).isEqualTo(whole.events);
+			assertThat(chunked.retries).isEqualTo(whole.retries);
+		});
 	}
 
-	@Property(tries = 500)
-	void byteAtATimeReadsTheSameAsOneChunk(@ForAll("streams") byte[] stream) {
-		Set<Integer> everyByte = new TreeSet<>();
-		for (int i = 1; i < stream.length; i++) {
-			everyByte.add(i);
-		}
+	@Test
+	void byteAtATimeReadsTheSameAsOneChunk() {
+		qt(500).forAll(streams()).checkAssert((stream) -> {
+			Set<Integer> everyByte = new TreeSet<>();
+			for (int i = 1; i < stream.length; i++) {
+				everyByte.add(i);
+			}
 
-		assertThat(read(stream, everyByte).events).isEqualTo(read(stream, Set.of()).events);
+			assertThat(read(stream, everyByte).events).isEqualTo(read(stream, Set.of()).events);
+		});
 	}
 
 	private static RecordingListener read(byte[] stream, Set<Integer> cuts) {
@@ -55,29 +60,24 @@ class EventStreamParserPropertiesTest {
 		return listener;
 	}
 
-	@Provide
-	Arbitrary<byte[]> streams() {
-		return lines().list().ofMaxSize(40).map((lines) -> {
+	private static Gen<byte[]> streams() {
+		return lists().of(lines()).ofSizeBetween(0, 40).map((lines) -> {
 			ByteArrayOutputStream out = new ByteArrayOutputStream();
 			lines.forEach((line) -> out.writeBytes(line.getBytes(StandardCharsets.UTF_8)));
 			return out.toByteArray();
-		});
+		}).describedAs((bytes) -> '"' + new String(bytes, StandardCharsets.UTF_8) + '"');
 	}
 
-	private Arbitrary<String> lines() {
-		Arbitrary<String> value = Arbitraries.strings()
-			.withChars("az09:, {}\"")
-			.withChars('ü', '€', '\u0000', 'x')
-			.ofMaxLength(12)
-			// Four UTF-8 bytes, so that cuts also fall inside the longest characters.
-			.map((text) -> text.replace("x", "😀"));
-		Arbitrary<String> field = Arbitraries.of("event", "data", "id", "retry", "", "colour");
-		Arbitrary<String> content = Arbitraries.frequencyOf(
-				Tuple.of(6, Combinators.combine(field, value).as((name, text) -> name + ": " + text)),
-				Tuple.of(1, Arbitraries.integers().between(0, 5000).map((ms) -> "retry: " + ms)),
-				Tuple.of(1, value.map((text) -> "data:" + text)), Tuple.of(3, Arbitraries.just("")));
-		Arbitrary<String> end = Arbitraries.of(List.of("\n", "\r\n", "\r"));
-		return Combinators.combine(content, end).as((text, lineEnd) -> text + lineEnd);
+	private static Gen<String> lines() {
+		// Four UTF-8 bytes, so that cuts also fall inside the longest characters.
+		Gen<String> value = charsOf("az09:, {}\"\u00fc\u20ac\u0000x", 0, 12).map((text) -> text.replace("x", "😀"));
+		Gen<String> field = Generate.pick(List.of("event", "data", "id", "retry", "", "colour"));
+		Gen<String> content = Generate
+			.frequency(List.of(Pair.of(6, field.zip(value, (name, text) -> name + ": " + text)),
+					Pair.of(1, withEdges(integers().between(0, 5000), 0, 5000).map((ms) -> "retry: " + ms)),
+					Pair.of(1, value.map((text) -> "data:" + text)), Pair.of(3, Generate.constant(""))));
+		Gen<String> end = Generate.pick(List.of("\n", "\r\n", "\r"));
+		return content.zip(end, (text, lineEnd) -> text + lineEnd);
 	}
 
 }

@@ -7,38 +7,47 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.constraints.IntRange;
+import static dev.ballast.support.Properties.qt;
+import static dev.ballast.support.Properties.withEdges;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
+import org.junit.jupiter.api.Test;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 class SmoothWeightedBalancerPropertiesTest {
 
-	@Property
-	void neverPicksAnInstanceThatReceivesNoTraffic(@ForAll("instanceSets") List<WatchedInstance> instances,
-			@ForAll @IntRange(min = 1, max = 200) int picks) {
-		SmoothWeightedBalancer balancer = balancer(instances);
+	@Test
+	void neverPicksAnInstanceThatReceivesNoTraffic() {
+		qt().forAll(instanceSets(), withEdges(integers().between(1, 200), 1, 200)).checkAssert((instances, picks) -> {
+			SmoothWeightedBalancer balancer = balancer(instances);
 
-		for (int i = 0; i < picks; i++) {
-			balancer.pick().ifPresent((picked) -> assertThat(picked.receivesTraffic()).isTrue());
-		}
+			for (int i = 0; i < picks; i++) {
+				balancer.pick().ifPresent((picked) -> assertThat(picked.receivesTraffic()).isTrue());
+			}
+		});
 	}
 
-	@Property
-	void picksNothingExactlyWhenNoInstanceReceivesTraffic(@ForAll("instanceSets") List<WatchedInstance> instances) {
-		boolean anyEligible = instances.stream().anyMatch(WatchedInstance::receivesTraffic);
+	@Test
+	void picksNothingExactlyWhenNoInstanceReceivesTraffic() {
+		qt().forAll(instanceSets()).checkAssert((instances) -> {
+			boolean anyEligible = instances.stream().anyMatch(WatchedInstance::receivesTraffic);
 
-		Optional<WatchedInstance> picked = balancer(instances).pick();
+			Optional<WatchedInstance> picked = balancer(instances).pick();
 
-		assertThat(picked.isPresent()).isEqualTo(anyEligible);
+			assertThat(picked.isPresent()).isEqualTo(anyEligible);
+		});
 	}
 
-	@Property(tries = 200)
-	void totalPicksChooseEachInstanceExactlyItsWeightTimes(@ForAll("instanceSets") List<WatchedInstance> instances) {
+	@Test
+	void totalPicksChooseEachInstanceExactlyItsWeightTimes() {
+		qt(200).forAll(instanceSets())
+			.checkAssert(SmoothWeightedBalancerPropertiesTest::choosesEachInstanceExactlyItsWeightTimes);
+	}
+
+	private static void choosesEachInstanceExactlyItsWeightTimes(List<WatchedInstance> instances) {
 		SmoothWeightedBalancer balancer = balancer(instances);
 		int total = instances.stream()
 			.filter(WatchedInstance::receivesTraffic)
@@ -56,8 +65,12 @@ class SmoothWeightedBalancerPropertiesTest {
 		}
 	}
 
-	@Property(tries = 200)
-	void theSharesRepeatInEveryRoundOfTotalPicks(@ForAll("instanceSets") List<WatchedInstance> instances) {
+	@Test
+	void theSharesRepeatInEveryRoundOfTotalPicks() {
+		qt(200).forAll(instanceSets()).checkAssert(SmoothWeightedBalancerPropertiesTest::repeatsEveryRound);
+	}
+
+	private static void repeatsEveryRound(List<WatchedInstance> instances) {
 		SmoothWeightedBalancer balancer = balancer(instances);
 		int total = instances.stream()
 			.filter(WatchedInstance::receivesTraffic)
@@ -78,13 +91,12 @@ class SmoothWeightedBalancerPropertiesTest {
 		assertThat(secondRound).isEqualTo(firstRound);
 	}
 
-	@Provide
-	Arbitrary<List<WatchedInstance>> instanceSets() {
-		Arbitrary<Integer> weights = Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just(0)),
-				Tuple.of(4, Arbitraries.integers().between(0, WatchedInstance.MAX_WEIGHT)));
-		Arbitrary<Boolean> routable = Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.just(true)),
-				Tuple.of(1, Arbitraries.just(false)));
-		return Combinators.combine(weights, routable).as(Candidate::new).list().ofMaxSize(20).map((candidates) -> {
+	private static Gen<List<WatchedInstance>> instanceSets() {
+		Gen<Integer> weights = Generate.frequency(Pair.of(1, Generate.constant(0)), Pair.of(4,
+				withEdges(integers().between(0, WatchedInstance.MAX_WEIGHT), 1, WatchedInstance.MAX_WEIGHT)));
+		Gen<Boolean> routable = Generate.frequency(Pair.of(4, Generate.constant(true)),
+				Pair.of(1, Generate.constant(false)));
+		return lists().of(weights.zip(routable, Candidate::new)).ofSizeBetween(0, 20).map((candidates) -> {
 			List<WatchedInstance> instances = new ArrayList<>();
 			for (int i = 0; i < candidates.size(); i++) {
 				instances.add(Instances.weighted("i" + i, candidates.get(i).weight, candidates.get(i).routable));

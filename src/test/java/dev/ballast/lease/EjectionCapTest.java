@@ -5,16 +5,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.ballast.weight.Share;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
+import static dev.ballast.support.Properties.qt;
+import static dev.ballast.support.Properties.withEdges;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.generators.SourceDSL.booleans;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 
 class EjectionCapTest {
 
@@ -81,9 +80,13 @@ class EjectionCapTest {
 		assertThat(decision.held()).containsExactly("i2");
 	}
 
-	@Property
-	void staysWithinTheCapExceptForTheOneAlwaysAllowedAndKeepsOneRoutable(
-			@ForAll("services") List<EjectionCap.Member> members, @ForAll @IntRange(max = 100) int percent) {
+	@Test
+	void staysWithinTheCapExceptForTheOneAlwaysAllowedAndKeepsOneRoutable() {
+		qt().forAll(services(), withEdges(integers().between(0, 100), 0, 1, 100))
+			.checkAssert(EjectionCapTest::staysWithinTheCapAndKeepsOneRoutable);
+	}
+
+	private static void staysWithinTheCapAndKeepsOneRoutable(List<EjectionCap.Member> members, int percent) {
 		EjectionCap.Decision decision = EjectionCap.decide(members, percent);
 
 		long nominal = members.stream().mapToLong(EjectionCap.Member::weight).sum();
@@ -109,15 +112,14 @@ class EjectionCapTest {
 			.forEach(m -> assertThat(decision.eject()).doesNotContain(m.id()));
 	}
 
-	@Provide
-	Arbitrary<List<EjectionCap.Member>> services() {
-		Arbitrary<Integer> weights = Arbitraries.integers().between(0, 10000);
-		Arbitrary<Boolean> flags = Arbitraries.of(true, false);
-		Arbitrary<EjectionCap.Member> member = Combinators
-			.combine(weights, flags, flags, Arbitraries.integers().between(0, 1000))
-			.as((weight, expired, ejected, at) -> new EjectionCap.Member("x", weight,
-					weight > 0 && !(expired && ejected), T.plusSeconds(at), expired || ejected, expired && ejected));
-		return member.list().ofMinSize(0).ofMaxSize(30).map(list -> {
+	private static Gen<List<EjectionCap.Member>> services() {
+		Gen<Integer> weights = withEdges(integers().between(0, 10000), 0, 1, 10_000);
+		Gen<Boolean> flags = booleans().all();
+		Gen<EjectionCap.Member> member = weights.zip(flags, flags, integers().between(0, 1000),
+				(weight, expired, ejected, at) -> new EjectionCap.Member("x", weight,
+						weight > 0 && !(expired && ejected), T.plusSeconds(at), expired || ejected,
+						expired && ejected));
+		return lists().of(member).ofSizeBetween(0, 30).map(list -> {
 			List<EjectionCap.Member> named = new ArrayList<>();
 			for (int i = 0; i < list.size(); i++) {
 				EjectionCap.Member m = list.get(i);

@@ -2,14 +2,14 @@ package dev.ballast.weight;
 
 import java.util.List;
 
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.LongRange;
-import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
+import static dev.ballast.support.Properties.qt;
+import static dev.ballast.support.Properties.withEdges;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 class ApportionTest {
 
@@ -27,21 +27,24 @@ class ApportionTest {
 	}
 
 	/** Parts sum to the total and each is within one unit of its exact share. */
-	@Property
-	void splitsExactlyAndFairly(@ForAll @LongRange(max = 50_000) long total,
-			@ForAll @Size(min = 1, max = 20) List<@IntRange(max = 10_000) Integer> weights) {
-		List<Weight> parts = Apportion.of(total, weights);
-		long sum = weights.stream().mapToLong(Integer::longValue).sum();
-		boolean capped = parts.stream().anyMatch(part -> part.value() == Weight.MAX);
-		if (!capped) {
-			assertThat(parts.stream().mapToLong(Weight::value).sum()).isEqualTo(total);
-		}
-		for (int i = 0; i < weights.size(); i++) {
-			double exact = sum == 0 ? (double) total / weights.size() : (double) total * weights.get(i) / sum;
-			if (parts.get(i).value() < Weight.MAX) {
-				assertThat((double) parts.get(i).value()).isBetween(Math.floor(exact), Math.ceil(exact));
-			}
-		}
+	@Test
+	void splitsExactlyAndFairly() {
+		qt().forAll(withEdges(longs().between(0, 50_000), 0L, 1L, 50_000L),
+				lists().of(withEdges(integers().between(0, 10_000), 0, 1, 10_000)).ofSizeBetween(1, 20))
+			.checkAssert((total, weights) -> {
+				List<Weight> parts = Apportion.of(total, weights);
+				long sum = weights.stream().mapToLong(Integer::longValue).sum();
+				boolean capped = parts.stream().anyMatch(part -> part.value() == Weight.MAX);
+				if (!capped) {
+					assertThat(parts.stream().mapToLong(Weight::value).sum()).isEqualTo(total);
+				}
+				for (int i = 0; i < weights.size(); i++) {
+					double exact = sum == 0 ? (double) total / weights.size() : (double) total * weights.get(i) / sum;
+					if (parts.get(i).value() < Weight.MAX) {
+						assertThat((double) parts.get(i).value()).isBetween(Math.floor(exact), Math.ceil(exact));
+					}
+				}
+			});
 	}
 
 }

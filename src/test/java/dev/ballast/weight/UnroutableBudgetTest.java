@@ -9,13 +9,15 @@ import java.util.Set;
 
 import dev.ballast.weight.UnroutableBudget.Breach;
 import dev.ballast.weight.UnroutableBudget.Member;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
+import static dev.ballast.support.Properties.qt;
+import static dev.ballast.support.Properties.withEdges;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.generators.SourceDSL.booleans;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 
 class UnroutableBudgetTest {
 
@@ -62,26 +64,36 @@ class UnroutableBudgetTest {
 	}
 
 	/** Whatever it admits stays within the limit, in the service and in every zone. */
-	@Property
-	void neverAdmitsMoreThanTheLimit(@ForAll @Size(max = 12) List<@IntRange(max = 10_000) Integer> weights,
-			@ForAll @Size(max = 12) List<@IntRange(max = 2) Integer> zones,
-			@ForAll @Size(max = 12) List<Boolean> unroutable, @ForAll @IntRange(max = 100) int maxPercent,
-			@ForAll @Size(max = 12) Set<@IntRange(max = 11) Integer> proposedIndexes) {
-		List<Member> members = new ArrayList<>();
-		for (int i = 0; i < weights.size(); i++) {
-			String zone = i < zones.size() ? "z" + zones.get(i) : null;
-			boolean out = i < unroutable.size() && unroutable.get(i);
-			members.add(new Member("i" + i, zone, weights.get(i), out));
-		}
-		Set<String> proposed = new HashSet<>();
-		proposedIndexes.forEach(i -> proposed.add("i" + i));
-		if (UnroutableBudget.check(members, proposed, maxPercent).isPresent()) {
-			return;
-		}
-		assertWithin(members, proposed, maxPercent, null);
-		for (int zone = 0; zone < 3; zone++) {
-			assertWithin(members, proposed, maxPercent, "z" + zone);
-		}
+	@Test
+	void neverAdmitsMoreThanTheLimit() {
+		Gen<List<Integer>> weights = lists().of(withEdges(integers().between(0, 10_000), 0, 1, 10_000))
+			.ofSizeBetween(0, 12);
+		Gen<List<Integer>> zones = lists().of(integers().between(0, 2)).ofSizeBetween(0, 12);
+		Gen<List<Boolean>> unroutable = lists().of(booleans().all()).ofSizeBetween(0, 12);
+		Gen<Set<Integer>> proposedIndexes = lists().of(integers().between(0, 11))
+			.ofSizeBetween(0, 12)
+			.map(indexes -> (Set<Integer>) new HashSet<>(indexes));
+		qt().forAll(weights, zones.zip(unroutable, Placement::new),
+				withEdges(integers().between(0, 100), 0, 1, 99, 100), proposedIndexes)
+			.checkAssert((weightList, placement, maxPercent, indexes) -> {
+				List<Integer> zoneList = placement.zones();
+				List<Boolean> flags = placement.unroutable();
+				List<Member> members = new ArrayList<>();
+				for (int i = 0; i < weightList.size(); i++) {
+					String zone = i < zoneList.size() ? "z" + zoneList.get(i) : null;
+					boolean out = i < flags.size() && flags.get(i);
+					members.add(new Member("i" + i, zone, weightList.get(i), out));
+				}
+				Set<String> proposed = new HashSet<>();
+				indexes.forEach(i -> proposed.add("i" + i));
+				if (UnroutableBudget.check(members, proposed, maxPercent).isPresent()) {
+					return;
+				}
+				assertWithin(members, proposed, maxPercent, null);
+				for (int zone = 0; zone < 3; zone++) {
+					assertWithin(members, proposed, maxPercent, "z" + zone);
+				}
+			});
 	}
 
 	private static void assertWithin(List<Member> members, Set<String> proposed, int maxPercent, String zone) {
@@ -103,6 +115,10 @@ class UnroutableBudgetTest {
 		if (after > before) {
 			assertThat(after * 100).as("zone %s", zone).isLessThanOrEqualTo(nominal * maxPercent);
 		}
+	}
+
+	/** Each instance's zone and whether it is unroutable already, by index. */
+	private record Placement(List<Integer> zones, List<Boolean> unroutable) {
 	}
 
 }

@@ -7,21 +7,30 @@ import dev.ballast.weight.WeightReading.Normalized;
 import dev.ballast.weight.WeightReading.Refused;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import static dev.ballast.support.Properties.anyChars;
+import static dev.ballast.support.Properties.charsBetween;
+import static dev.ballast.support.Properties.qt;
+import static dev.ballast.support.Properties.withEdges;
+import static org.quicktheories.generators.SourceDSL.bigDecimals;
+import static org.quicktheories.generators.SourceDSL.bigIntegers;
+import static org.quicktheories.generators.SourceDSL.doubles;
+import static org.quicktheories.generators.SourceDSL.floats;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+import static org.quicktheories.generators.SourceDSL.longs;
+import static org.quicktheories.generators.SourceDSL.maps;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.GenerationMode;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.statistics.Statistics;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.BigIntegerNode;
 import tools.jackson.databind.node.BinaryNode;
@@ -51,46 +60,58 @@ class WeightReaderPropertiesTest {
 	// pattern.
 	private static final Pattern SPACED_CANONICAL_INTEGER = Pattern.compile("^ *(0|[1-9][0-9]*) *$");
 
-	@Property(tries = 3000)
-	void strictAcceptsExactlyIntegralNodesFromZeroToTenThousand(@ForAll("jsonValues") JsonNode node) {
-		WeightReading reading = WeightReader.read("weight", node, WeightPolicy.STRICT);
+	private static final int TRIES = 3000;
 
-		Optional<Integer> expected = integralWeight(node);
-		if (expected.isPresent()) {
-			assertThat(reading).isEqualTo(new Exact(Weight.of(expected.get())));
-		}
-		else {
-			assertThat(reading).isInstanceOf(Refused.class);
-		}
+	@Test
+	void strictAcceptsExactlyIntegralNodesFromZeroToTenThousand() {
+		qt(TRIES).forAll(jsonValues()).checkAssert((node) -> {
+			WeightReading reading = WeightReader.read("weight", node, WeightPolicy.STRICT);
+
+			Optional<Integer> expected = integralWeight(node);
+			if (expected.isPresent()) {
+				assertThat(reading).isEqualTo(new Exact(Weight.of(expected.get())));
+			}
+			else {
+				assertThat(reading).isInstanceOf(Refused.class);
+			}
+		});
 	}
 
-	@Property(tries = 3000)
-	void normalizeAcceptsExactlyTheDocumentedSet(@ForAll("jsonValues") JsonNode node) {
-		WeightReading reading = WeightReader.read("weight", node, WeightPolicy.NORMALIZE);
+	@Test
+	void normalizeAcceptsExactlyTheDocumentedSet() {
+		Map<String, Integer> outcomes = new TreeMap<>();
+		qt(TRIES).forAll(jsonValues()).checkAssert((node) -> {
+			WeightReading reading = WeightReader.read("weight", node, WeightPolicy.NORMALIZE);
+			outcomes.merge(reading.getClass().getSimpleName(), 1, Integer::sum);
+
+			Optional<Integer> exact = integralWeight(node);
+			Optional<Integer> converted = convertibleWeight(node);
+			if (exact.isPresent()) {
+				assertThat(reading).isEqualTo(new Exact(Weight.of(exact.get())));
+			}
+			else if (converted.isPresent()) {
+				assertThat(reading).isEqualTo(new Normalized(Weight.of(converted.get()), ReceivedValue.describe(node)));
+			}
+			else {
+				assertThat(reading).isInstanceOf(Refused.class);
+			}
+		});
 		// Guards the generator: the property says little unless every outcome is drawn
 		// often.
-		Statistics.label("outcome").collect(reading.getClass().getSimpleName());
-		Statistics.label("outcome").coverage(coverage -> {
-			coverage.check("Exact").percentage(percent -> percent > 3);
-			coverage.check("Normalized").percentage(percent -> percent > 5);
-			coverage.check("Refused").percentage(percent -> percent > 30);
-		});
-
-		Optional<Integer> exact = integralWeight(node);
-		Optional<Integer> converted = convertibleWeight(node);
-		if (exact.isPresent()) {
-			assertThat(reading).isEqualTo(new Exact(Weight.of(exact.get())));
-		}
-		else if (converted.isPresent()) {
-			assertThat(reading).isEqualTo(new Normalized(Weight.of(converted.get()), ReceivedValue.describe(node)));
-		}
-		else {
-			assertThat(reading).isInstanceOf(Refused.class);
-		}
+		int drawn = outcomes.values().stream().mapToInt(Integer::intValue).sum();
+		assertThat(outcomes.getOrDefault("Exact", 0) * 100.0 / drawn).as("%% Exact of %s", outcomes).isGreaterThan(3);
+		assertThat(outcomes.getOrDefault("Normalized", 0) * 100.0 / drawn).as("%% Normalized of %s", outcomes)
+			.isGreaterThan(5);
+		assertThat(outcomes.getOrDefault("Refused", 0) * 100.0 / drawn).as("%% Refused of %s", outcomes)
+			.isGreaterThan(30);
 	}
 
-	@Property(tries = 3000)
-	void strictHintsAtTheIntegerExactlyWhenNormalizeWouldConvert(@ForAll("jsonValues") JsonNode node) {
+	@Test
+	void strictHintsAtTheIntegerExactlyWhenNormalizeWouldConvert() {
+		qt(TRIES).forAll(jsonValues()).checkAssert(WeightReaderPropertiesTest::hintsExactlyWhenNormalizeWouldConvert);
+	}
+
+	private static void hintsExactlyWhenNormalizeWouldConvert(JsonNode node) {
 		WeightReading reading = WeightReader.read("weight", node, WeightPolicy.STRICT);
 
 		Optional<Integer> converted = convertibleWeight(node);
@@ -103,9 +124,13 @@ class WeightReaderPropertiesTest {
 		}
 	}
 
-	@Property(tries = 3000)
-	void neitherPolicyThrowsAndEveryRefusalStatesTheRule(@ForAll("jsonValues") JsonNode node,
-			@ForAll WeightPolicy policy) {
+	@Test
+	void neitherPolicyThrowsAndEveryRefusalStatesTheRule() {
+		qt(TRIES).forAll(jsonValues(), Generate.enumValues(WeightPolicy.class))
+			.checkAssert(WeightReaderPropertiesTest::readsWithoutThrowingAndStatesTheRule);
+	}
+
+	private static void readsWithoutThrowingAndStatesTheRule(JsonNode node, WeightPolicy policy) {
 		WeightReading reading = WeightReader.read("weight", node, policy);
 
 		if (reading instanceof Refused(String detail)) {
@@ -117,8 +142,13 @@ class WeightReaderPropertiesTest {
 		}
 	}
 
-	@Property(tries = 10_001, generation = GenerationMode.EXHAUSTIVE)
-	void everyWeightIsReadFromEachOfItsAcceptedShapes(@ForAll @IntRange(min = 0, max = 10_000) int value) {
+	/** Exhaustive: all 10,001 weights. */
+	@Test
+	void everyWeightIsReadFromEachOfItsAcceptedShapes() {
+		IntStream.rangeClosed(0, 10_000).forEach(WeightReaderPropertiesTest::isReadFromEachOfItsAcceptedShapes);
+	}
+
+	private static void isReadFromEachOfItsAcceptedShapes(int value) {
 		Weight weight = Weight.of(value);
 
 		assertThat(WeightReader.read("weight", IntNode.valueOf(value), WeightPolicy.STRICT))
@@ -168,87 +198,124 @@ class WeightReaderPropertiesTest {
 		return inRange ? Optional.of(number.intValue()) : Optional.empty();
 	}
 
-	@Provide
-	Arbitrary<JsonNode> jsonValues() {
-		return Arbitraries.lazyOf(this::scalars, this::scalars, this::scalars, this::scalars, this::arrays,
-				this::objects);
+	/**
+	 * Any JSON value: mostly scalars, and arrays and objects of them nested a few deep.
+	 */
+	private static Gen<JsonNode> jsonValues() {
+		return jsonValues(4);
 	}
 
-	private Arbitrary<JsonNode> arrays() {
-		return jsonValues().list().ofMaxSize(3).map(items -> JsonNodeFactory.instance.arrayNode().addAll(items));
+	private static Gen<JsonNode> jsonValues(int depth) {
+		if (depth == 0) {
+			return scalars();
+		}
+		Gen<JsonNode> inner = jsonValues(depth - 1);
+		Gen<JsonNode> arrays = lists().of(inner)
+			.ofSizeBetween(0, 3)
+			.map(items -> JsonNodeFactory.instance.arrayNode().addAll(items));
+		Gen<JsonNode> objects = maps().of(charsBetween('a', 'z', 0, 3).mix(charsBetween('A', 'Z', 0, 3)), inner)
+			.ofSizeBetween(0, 3)
+			.map(WeightReaderPropertiesTest::objectOf);
+		return Generate.frequency(List.of(Pair.of(4, scalars()), Pair.of(1, arrays), Pair.of(1, objects)));
 	}
 
-	private Arbitrary<JsonNode> objects() {
-		return Arbitraries.maps(Arbitraries.strings().alpha().ofMaxLength(3), jsonValues())
-			.ofMaxSize(3)
-			.map(this::objectOf);
-	}
-
-	private JsonNode objectOf(Map<String, JsonNode> properties) {
+	private static JsonNode objectOf(Map<String, JsonNode> properties) {
 		var object = JsonNodeFactory.instance.objectNode();
 		properties.forEach(object::set);
 		return object;
 	}
 
-	private Arbitrary<JsonNode> scalars() {
-		return Arbitraries.frequencyOf(Tuple.of(4, integers()), Tuple.of(4, floatingPoint()), Tuple.of(4, decimals()),
-				Tuple.of(5, strings()), Tuple.of(1, others()));
+	private static Gen<JsonNode> scalars() {
+		return Generate.frequency(List.of(Pair.of(4, integralNumbers()), Pair.of(4, floatingPoint()),
+				Pair.of(4, decimals()), Pair.of(5, strings()), Pair.of(1, others())));
 	}
 
-	private Arbitrary<JsonNode> integers() {
-		return Arbitraries.oneOf(List.of(Arbitraries.integers().map(IntNode::valueOf),
-				Arbitraries.integers().between(-3, 10_003).map(IntNode::valueOf),
-				Arbitraries.longs().map(LongNode::valueOf),
-				Arbitraries.longs().between(-3, 10_003).map(LongNode::valueOf),
-				Arbitraries.shorts().map(ShortNode::valueOf),
-				Arbitraries.bigIntegers().between(HUGE.negate(), HUGE).map(BigIntegerNode::valueOf),
-				Arbitraries.bigIntegers()
-					.between(BigInteger.valueOf(-3), BigInteger.valueOf(10_003))
-					.map(BigIntegerNode::valueOf)));
+	private static Gen<JsonNode> integralNumbers() {
+		Gen<BigInteger> huge = bigIntegers().ofBytes(14)
+			.map(value -> value.mod(HUGE.shiftLeft(1).add(BigInteger.ONE)).subtract(HUGE));
+		return Generate.oneOf(
+				withEdges(integers().all(), Integer.MIN_VALUE, -1, 0, 1, Integer.MAX_VALUE).map(IntNode::valueOf),
+				nearWeights().map(IntNode::valueOf),
+				withEdges(longs().all(), Long.MIN_VALUE, -1L, 0L, 1L, Long.MAX_VALUE).map(LongNode::valueOf),
+				nearWeights().map(value -> LongNode.valueOf(value)),
+				withEdges(integers().between(Short.MIN_VALUE, Short.MAX_VALUE), (int) Short.MIN_VALUE, 0,
+						(int) Short.MAX_VALUE)
+					.map(value -> ShortNode.valueOf(value.shortValue())),
+				withEdges(huge, HUGE.negate(), BigInteger.valueOf(Long.MIN_VALUE).subtract(BigInteger.ONE),
+						BigInteger.valueOf(Long.MAX_VALUE).add(BigInteger.ONE), HUGE)
+					.map(BigIntegerNode::valueOf),
+				nearWeights().map(value -> BigIntegerNode.valueOf(BigInteger.valueOf(value))));
 	}
 
-	private Arbitrary<JsonNode> floatingPoint() {
-		return Arbitraries.oneOf(List.of(Arbitraries.doubles().withStandardSpecialValues().map(DoubleNode::valueOf),
-				Arbitraries.doubles().between(-3, 10_003).ofScale(1).withSpecialValue(-0.0).map(DoubleNode::valueOf),
-				Arbitraries.integers().between(-3, 10_003).map(DoubleNode::valueOf),
-				Arbitraries.floats().withStandardSpecialValues().map(FloatNode::valueOf),
-				Arbitraries.integers().between(-3, 10_003).map(value -> FloatNode.valueOf(value))));
+	/** From -3 to 10,003: every weight and a few just outside, the ends among them. */
+	private static Gen<Integer> nearWeights() {
+		return withEdges(integers().between(-3, 10_003), -1, 0, 1, 9_999, 10_000, 10_001);
 	}
 
-	private Arbitrary<JsonNode> decimals() {
-		Arbitrary<BigDecimal> anyScale = Combinators
-			.combine(Arbitraries.bigIntegers().between(BigInteger.valueOf(-20_000_000), BigInteger.valueOf(20_000_000)),
-					Arbitraries.integers().between(-450, 450))
-			.as(BigDecimal::new);
-		Arbitrary<BigDecimal> wholeWithZeros = Combinators
-			.combine(Arbitraries.integers().between(-3, 10_003), Arbitraries.integers().between(0, 4))
-			.as((value, scale) -> BigDecimal.valueOf(value).setScale(scale));
-		Arbitrary<BigDecimal> wholeWithExponent = Combinators
-			.combine(Arbitraries.bigIntegers().between(BigInteger.ZERO, BigInteger.valueOf(101)),
-					Arbitraries.integers().between(-3, 0))
-			.as(BigDecimal::new);
-		return Arbitraries.oneOf(List.of(Arbitraries.bigDecimals(), anyScale, wholeWithZeros, wholeWithExponent,
-				Arbitraries.just(new BigDecimal("1E+400"))))
+	private static Gen<JsonNode> floatingPoint() {
+		Gen<Double> anyDouble = withEdges(doubles().any(), Double.NaN, Double.POSITIVE_INFINITY,
+				Double.NEGATIVE_INFINITY, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL, Double.MAX_VALUE,
+				-Double.MAX_VALUE, 0.0, -0.0, 1.0, -1.0, 0.5, 10_000.0, 10_000.000000000002);
+		Gen<Double> tenths = withEdges(integers().between(-30, 100_030).map(tens -> tens / 10.0), -0.0, 0.0, 0.1,
+				9_999.9, 10_000.0, 10_000.1);
+		Gen<Float> anyFloat = withEdges(floats().any(), Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY,
+				Float.MIN_VALUE, Float.MIN_NORMAL, Float.MAX_VALUE, -Float.MAX_VALUE, 0.0f, -0.0f, 10_000.0f,
+				10_000.001f);
+		return Generate.oneOf(anyDouble.map(DoubleNode::valueOf), tenths.map(DoubleNode::valueOf),
+				nearWeights().map(value -> DoubleNode.valueOf(value)), anyFloat.map(FloatNode::valueOf),
+				nearWeights().map(value -> FloatNode.valueOf(value)));
+	}
+
+	private static Gen<JsonNode> decimals() {
+		Gen<BigDecimal> scaleTwo = bigDecimals().ofBytes(20).withScale(2);
+		Gen<BigDecimal> anyScale = integers().between(-20_000_000, 20_000_000)
+			.zip(withEdges(integers().between(-450, 450), -450, -1, 0, 1, 450),
+					(unscaled, scale) -> new BigDecimal(BigInteger.valueOf(unscaled), scale));
+		Gen<BigDecimal> wholeWithZeros = nearWeights().zip(integers().between(0, 4),
+				(value, scale) -> BigDecimal.valueOf(value).setScale(scale));
+		Gen<BigDecimal> wholeWithExponent = integers().between(0, 101)
+			.zip(integers().between(-3, 0), (unscaled, scale) -> new BigDecimal(BigInteger.valueOf(unscaled), scale));
+		return Generate
+			.oneOf(scaleTwo, anyScale, wholeWithZeros, wholeWithExponent, Generate.constant(new BigDecimal("1E+400")))
 			.map(DecimalNode::valueOf);
 	}
 
-	private Arbitrary<JsonNode> strings() {
-		Arbitrary<String> padding = Arbitraries.of("", "", " ", "  ", "\t");
-		Arbitrary<String> digits = Arbitraries.oneOf(Arbitraries.integers().between(0, 10_003).map(String::valueOf),
-				Arbitraries.strings().numeric().ofMaxLength(7));
-		Arbitrary<String> numberLike = Combinators
-			.combine(padding, Arbitraries.of("", "", "", "+", "-", "0", "00"), digits,
-					Arbitraries.of("", "", "", ".0", ".5", "e2", "x"), padding)
-			.as((before, prefix, number, suffix, after) -> before + prefix + number + suffix + after);
-		return Arbitraries
-			.oneOf(List.of(Arbitraries.strings().all().ofMaxLength(60), Arbitraries.strings().ascii().ofMaxLength(8),
-					numberLike, Arbitraries.integers().between(-3, 10_003).map(String::valueOf)))
+	private static Gen<JsonNode> strings() {
+		Gen<String> padding = Generate.pick(List.of("", "", " ", "  ", "\t"));
+		Gen<String> digits = Generate.oneOf(integers().between(0, 10_003).map((value) -> String.valueOf(value)),
+				digitStrings(7));
+		Gen<String> numberLike = padding.zip(Generate.pick(List.of("", "", "", "+", "-", "0", "00")), digits,
+				Generate.pick(List.of("", "", "", ".0", ".5", "e2", "x")), padding,
+				(before, prefix, number, suffix, after) -> before + prefix + number + suffix + after);
+		Gen<String> strings = Generate.oneOf(anyChars(60), charsBetween('\u0000', '\u007f', 0, 8), numberLike,
+				nearWeights().map((value) -> String.valueOf(value)));
+		// The string "0" is why Ballast exists.
+		return withEdges(strings, "0", " 0 ", "10000", "10001", "00", "-0", "+1", "1e2", "1.0", "\t1", "\u0663",
+				"\uff15", "")
 			.map(StringNode::valueOf);
 	}
 
-	private Arbitrary<JsonNode> others() {
-		return Arbitraries.of(NullNode.getInstance(), MissingNode.getInstance(), BooleanNode.TRUE, BooleanNode.FALSE,
-				BinaryNode.valueOf(new byte[] { 0, 42 }), JsonNodeFactory.instance.pojoNode(Weight.ZERO));
+	/**
+	 * Up to {@code maxLength} digits: mostly ASCII, one in four any Unicode digit
+	 * ({@code ٣}, {@code ５}, ...) that {@link Character#isDigit} accepts.
+	 */
+	private static Gen<String> digitStrings(int maxLength) {
+		List<Character> unicodeDigits = IntStream.rangeClosed(Character.MIN_VALUE, Character.MAX_VALUE)
+			.filter(Character::isDigit)
+			.mapToObj(c -> (char) c)
+			.toList();
+		Gen<Character> digit = Generate.characters('0', '9').mix(Generate.pick(unicodeDigits), 25);
+		return lists().of(digit).ofSizeBetween(0, maxLength).map(chars -> {
+			StringBuilder text = new StringBuilder();
+			chars.forEach(text::append);
+			return text.toString();
+		});
+	}
+
+	private static Gen<JsonNode> others() {
+		return Generate
+			.pick(List.of(NullNode.getInstance(), MissingNode.getInstance(), BooleanNode.TRUE, BooleanNode.FALSE,
+					BinaryNode.valueOf(new byte[] { 0, 42 }), JsonNodeFactory.instance.pojoNode(Weight.ZERO)));
 	}
 
 }

@@ -1,0 +1,140 @@
+package dev.ballast.support;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+import org.quicktheories.QuickTheory;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
+import org.quicktheories.generators.SourceDSL;
+
+/**
+ * The one entry point to QuickTheories for Ballast's property tests (see
+ * {@code docs/testing.md}).
+ * <p>
+ * Each run draws a fresh seed, and a falsified property's failure message ends with
+ * {@code Seed was N} after its shrunk counterexample. {@code -Dballast.seed=N} (or the
+ * environment variable {@code BALLAST_SEED}) fixes the seed, so that
+ * {@code ./mvnw test -Dtest=SomeTest -Dballast.seed=N} replays the failing run.
+ */
+public final class Properties {
+
+	/** The system property that fixes the seed; surefire passes it on from Maven. */
+	public static final String SEED_PROPERTY = "ballast.seed";
+
+	/** The environment variable read when the system property is not set. */
+	public static final String SEED_VARIABLE = "BALLAST_SEED";
+
+	/** Tries of a property that does not ask for more or fewer. */
+	public static final int DEFAULT_TRIES = 1000;
+
+	private Properties() {
+	}
+
+	/**
+	 * A theory checked with {@value #DEFAULT_TRIES} tries.
+	 * @return the theory to call {@code forAll} on
+	 */
+	public static QuickTheory qt() {
+		return qt(DEFAULT_TRIES);
+	}
+
+	/**
+	 * A theory checked with the given number of tries, on the fixed seed when one is set.
+	 * @param tries the number of examples to generate when none fails
+	 * @return the theory to call {@code forAll} on
+	 */
+	public static QuickTheory qt(int tries) {
+		QuickTheory theory = QuickTheory.qt().withExamples(tries);
+		Optional<Long> seed = fixedSeed();
+		return seed.isPresent() ? theory.withFixedSeed(seed.get()) : theory;
+	}
+
+	/**
+	 * The seed set with {@code -Dballast.seed} or {@code BALLAST_SEED}, if any.
+	 * @return the seed, or empty for a fresh one per property
+	 */
+	public static Optional<Long> fixedSeed() {
+		String value = System.getProperty(SEED_PROPERTY);
+		if (unset(value)) {
+			value = System.getenv(SEED_VARIABLE);
+		}
+		if (unset(value)) {
+			return Optional.empty();
+		}
+		try {
+			return Optional.of(Long.parseLong(value.strip()));
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException(
+					SEED_PROPERTY + " must be a long, as printed after \"Seed was\"; got \"" + value + "\"", ex);
+		}
+	}
+
+	// Surefire hands an undefined ${ballast.seed} over as an empty string (or, in some
+	// versions, as the expression itself).
+	private static boolean unset(String value) {
+		return value == null || value.isBlank() || value.startsWith("${");
+	}
+
+	/**
+	 * Values drawn from {@code gen}, and one in five times one of {@code edges}:
+	 * QuickTheories visits only a generator's shrink target and bounds on its own, so the
+	 * edge cases a property must meet are listed where it is written.
+	 * @param <T> the type of values
+	 * @param gen the generator of ordinary values
+	 * @param edges the edge cases
+	 * @return the mixed generator
+	 */
+	@SafeVarargs
+	public static <T> Gen<T> withEdges(Gen<T> gen, T... edges) {
+		return gen.mix(Generate.pick(Arrays.asList(edges)), 20);
+	}
+
+	/**
+	 * Strings of up to {@code maxLength} UTF-16 units drawn from the whole {@code char}
+	 * range, unpaired surrogates and control characters included.
+	 * @param maxLength the longest string
+	 * @return the generator
+	 */
+	public static Gen<String> anyChars(int maxLength) {
+		return charsBetween(Character.MIN_VALUE, Character.MAX_VALUE, 0, maxLength);
+	}
+
+	/**
+	 * Strings of {@code minLength} to {@code maxLength} chars from {@code first} to
+	 * {@code last}.
+	 * @param first the lowest char
+	 * @param last the highest char
+	 * @param minLength the shortest string
+	 * @param maxLength the longest string
+	 * @return the generator
+	 */
+	public static Gen<String> charsBetween(char first, char last, int minLength, int maxLength) {
+		Gen<String> strings = SourceDSL.lists()
+			.of(Generate.characters(first, last))
+			.ofSizeBetween(minLength, maxLength)
+			.map(Properties::join);
+		return minLength == 0 ? withEdges(strings, "") : strings;
+	}
+
+	/**
+	 * Strings of {@code minLength} to {@code maxLength} chars picked from {@code chars}.
+	 * @param chars the chars to pick from
+	 * @param minLength the shortest string
+	 * @param maxLength the longest string
+	 * @return the generator
+	 */
+	public static Gen<String> charsOf(String chars, int minLength, int maxLength) {
+		List<Character> alphabet = chars.chars().mapToObj(c -> (char) c).toList();
+		return SourceDSL.lists().of(Generate.pick(alphabet)).ofSizeBetween(minLength, maxLength).map(Properties::join);
+	}
+
+	private static String join(List<Character> chars) {
+		StringBuilder text = new StringBuilder(chars.size());
+		chars.forEach(text::append);
+		return text.toString();
+	}
+
+}
