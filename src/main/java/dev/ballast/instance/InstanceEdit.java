@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 
 import dev.ballast.web.Expectation;
+import dev.ballast.weight.Weight;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Pattern;
 import tools.jackson.databind.JsonNode;
@@ -14,8 +15,7 @@ import tools.jackson.databind.JsonNode;
  */
 @Schema(name = "InstanceEdit", description = "JSON merge patch (RFC 7386) of an instance's editable fields")
 record InstanceEdit(
-		@Schema(implementation = Integer.class, minimum = "0", maximum = "10000",
-				example = "50") @Expectation(RegistrationRequest.WEIGHT) JsonNode weight,
+		@Schema(implementation = Weight.class, example = "50") @Expectation(RegistrationRequest.WEIGHT) JsonNode weight,
 		@Schema(example = "az-2") @Pattern(regexp = RegistrationRequest.ZONE_PATTERN,
 				message = RegistrationRequest.ZONE) String zone,
 		@Schema(example = "{\"version\":\"2.4.2\",\"canary\":null}") Map<String, String> metadata,

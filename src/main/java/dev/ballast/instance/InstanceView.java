@@ -6,11 +6,13 @@ import java.util.Map;
 import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.ballast.weight.Weight;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
- * An instance as clients, balancers and watchers receive it. Every number is a Java
- * {@code int} or {@code long}, so it can only ever be written as a JSON integer.
+ * An instance as clients, balancers and watchers receive it. Weights are {@link Weight}s
+ * and every other number a Java {@code int} or {@code long}, so each can only ever be
+ * written as a JSON integer.
  */
 @Schema(name = "Instance", description = "A registered instance. Balancers must use effectiveWeight.")
 public record InstanceView(@Schema(example = "payments") String service, @Schema(example = "10.0.0.5:8080") String id,
@@ -18,9 +20,8 @@ public record InstanceView(@Schema(example = "payments") String service, @Schema
 		@Schema(minimum = "1", maximum = "65535", example = "8080") int port,
 		@Schema(example = "az-1",
 				description = "Failure domain; absent when the instance has none") @JsonInclude(JsonInclude.Include.NON_NULL) String zone,
-		@Schema(description = "Configured weight", minimum = "0", maximum = "10000", example = "100") int weight,
-		@Schema(description = "The weight balancers must use: configured weight after mode ramps, maintenance and health",
-				minimum = "0", maximum = "10000", example = "100") int effectiveWeight,
+		@Schema(description = "Configured weight") Weight weight,
+		@Schema(description = "The weight balancers must use: configured weight after mode ramps, maintenance and health") Weight effectiveWeight,
 		@Schema(description = "effectiveWeight > 0 and the instance may receive traffic") boolean routable, Mode mode,
 		@Schema(description = "The operator's reason for maintenance; absent otherwise",
 				example = "kernel upgrade") @JsonInclude(JsonInclude.Include.NON_NULL) String modeReason,
@@ -35,9 +36,8 @@ public record InstanceView(@Schema(example = "payments") String service, @Schema
 	public static InstanceView of(Instance instance) {
 		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
 		return new InstanceView(instance.service().value(), instance.id().value(), instance.address(), instance.port(),
-				instance.zone(), instance.weight().value(), instance.effectiveWeight().value(), instance.routable(),
-				instance.mode(), detail.map(ModeDetail::reason).orElse(null),
-				detail.map(ModeDetail::until).orElse(null),
+				instance.zone(), instance.weight(), instance.effectiveWeight(), instance.routable(), instance.mode(),
+				detail.map(ModeDetail::reason).orElse(null), detail.map(ModeDetail::until).orElse(null),
 				detail.map(ModeDetail::unconfirmedSubscribers).orElse(List.of()), instance.health(),
 				instance.metadata().entries(), instance.leaseTtlSeconds(), instance.leaseExpiresAt(),
 				instance.revision());

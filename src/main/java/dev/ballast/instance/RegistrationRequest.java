@@ -3,6 +3,7 @@ package dev.ballast.instance;
 import java.util.Map;
 
 import dev.ballast.web.Expectation;
+import dev.ballast.weight.Weight;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -24,7 +25,7 @@ record RegistrationRequest(
 		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "1", maximum = "65535",
 				example = "8080") @NotNull(message = PORT) @Min(value = 1,
 						message = PORT) @Max(value = 65535, message = PORT) Integer port,
-		@Schema(implementation = Integer.class, minimum = "0", maximum = "10000", example = "100",
+		@Schema(implementation = Weight.class,
 				description = "Defaults to the service's defaultWeight. Under the STRICT policy only a JSON integer is accepted.") @Expectation(WEIGHT) JsonNode weight,
 		@Schema(example = "az-1") @Pattern(regexp = ZONE_PATTERN, message = ZONE) String zone,
 		@Schema(example = "{\"version\":\"2.4.1\"}") Map<String, String> metadata,

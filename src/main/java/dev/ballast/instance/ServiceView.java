@@ -2,12 +2,12 @@ package dev.ballast.instance;
 
 import dev.ballast.weight.Share;
 import dev.ballast.weight.WeightPolicy;
+import dev.ballast.weight.Weight;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /** A service's settings with the counts of its instances. */
 @Schema(name = "Service")
-public record ServiceView(@Schema(example = "payments") String name, WeightPolicy weightPolicy,
-		@Schema(minimum = "0", maximum = "10000", example = "100") int defaultWeight,
+public record ServiceView(@Schema(example = "payments") String name, WeightPolicy weightPolicy, Weight defaultWeight,
 		@Schema(minimum = "5", maximum = "300", example = "30") int leaseTtlSeconds,
 		@Schema(minimum = "0", maximum = "100", example = "25") int maxUnroutablePercent,
 		@Schema(minimum = "0", maximum = "100", example = "20") int maxEjectionPercent,
@@ -23,7 +23,7 @@ public record ServiceView(@Schema(example = "payments") String name, WeightPolic
 		EjectionView ejection) {
 
 	static ServiceView of(ServiceSettings settings, ServiceCounts counts) {
-		return new ServiceView(settings.name().value(), settings.weightPolicy(), settings.defaultWeight().value(),
+		return new ServiceView(settings.name().value(), settings.weightPolicy(), settings.defaultWeight(),
 				settings.leaseTtlSeconds(), settings.maxUnroutablePercent(), settings.maxEjectionPercent(),
 				settings.revision(), counts.instances(), counts.routable(), counts.passing(), counts.critical(),
 				counts.nominalWeight(), counts.totalEffectiveWeight(), EjectionView.of(settings, counts));

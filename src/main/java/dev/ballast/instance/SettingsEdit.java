@@ -2,6 +2,7 @@ package dev.ballast.instance;
 
 import dev.ballast.web.Expectation;
 import dev.ballast.weight.WeightPolicy;
+import dev.ballast.weight.Weight;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -13,7 +14,7 @@ import tools.jackson.databind.JsonNode;
 record SettingsEdit(
 		@Schema(example = "NORMALIZE",
 				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = POLICY) WeightPolicy weightPolicy,
-		@Schema(implementation = Integer.class, minimum = "0", maximum = "10000",
+		@Schema(implementation = Weight.class,
 				example = "100") @Expectation(RegistrationRequest.WEIGHT) JsonNode defaultWeight,
 		@Schema(minimum = "5", maximum = "300", example = "30",
 				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = TTL) @Min(value = 5,

@@ -3,6 +3,7 @@ package dev.ballast.lease;
 import java.time.Instant;
 
 import dev.ballast.instance.Mode;
+import dev.ballast.weight.Weight;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
@@ -13,6 +14,5 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param leaseExpiresAt when its lease runs out unless renewed again
  */
 @Schema(name = "Heartbeat")
-record HeartbeatView(Mode mode, @Schema(minimum = "0", maximum = "10000", example = "100") int effectiveWeight,
-		Instant leaseExpiresAt) {
+record HeartbeatView(Mode mode, Weight effectiveWeight, Instant leaseExpiresAt) {
 }

@@ -36,7 +36,7 @@ class LeaseRevival {
 				Instance renewed = current.health() == Health.CRITICAL
 						? locked.changes(Guard.none()).put(current, current.renewed(at)).commit().stored(current.id())
 						: current;
-				return new LeaseStatus(renewed.mode(), renewed.effectiveWeight().value(), renewed.leaseTtlSeconds(),
+				return new LeaseStatus(renewed.mode(), renewed.effectiveWeight(), renewed.leaseTtlSeconds(),
 						renewed.health());
 			}));
 	}

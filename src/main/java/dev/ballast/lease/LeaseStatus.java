@@ -2,6 +2,7 @@ package dev.ballast.lease;
 
 import dev.ballast.instance.Health;
 import dev.ballast.instance.Mode;
+import dev.ballast.weight.Weight;
 
 /**
  * What a heartbeat answers with, cached per instance.
@@ -11,5 +12,5 @@ import dev.ballast.instance.Mode;
  * @param ttlSeconds its lease TTL
  * @param health whether its lease is current
  */
-record LeaseStatus(Mode mode, int effectiveWeight, int ttlSeconds, Health health) {
+record LeaseStatus(Mode mode, Weight effectiveWeight, int ttlSeconds, Health health) {
 }

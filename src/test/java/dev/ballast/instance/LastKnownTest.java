@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import dev.ballast.weight.Weight;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,8 +52,8 @@ class LastKnownTest {
 	}
 
 	private static InstanceView instance(String service, String id, long revision) {
-		return new InstanceView(service, id, "h", 1, null, 10, 10, true, Mode.SERVING, null, null, List.of(),
-				Health.PASSING, Map.of(), 30, Instant.EPOCH, revision);
+		return new InstanceView(service, id, "h", 1, null, Weight.of(10), Weight.of(10), true, Mode.SERVING, null, null,
+				List.of(), Health.PASSING, Map.of(), 30, Instant.EPOCH, revision);
 	}
 
 }

@@ -6,6 +6,7 @@ import dev.ballast.instance.Health;
 import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.Mode;
+import dev.ballast.weight.Weight;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,8 +57,8 @@ class ServiceFeedTest {
 	}
 
 	static InstanceView instance(String id, long revision) {
-		return new InstanceView("s", id, "h", 80, null, 100, 100, true, Mode.SERVING, null, null, java.util.List.of(),
-				Health.PASSING, java.util.Map.of(), 30, java.time.Instant.EPOCH, revision);
+		return new InstanceView("s", id, "h", 80, null, Weight.of(100), Weight.of(100), true, Mode.SERVING, null, null,
+				java.util.List.of(), Health.PASSING, java.util.Map.of(), 30, java.time.Instant.EPOCH, revision);
 	}
 
 	static Change upsert(String id, long revision) {
