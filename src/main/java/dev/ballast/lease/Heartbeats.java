@@ -48,7 +48,11 @@ class Heartbeats {
 	 */
 	private static final Duration WRITER_WAIT = Duration.ofSeconds(45);
 
-	private final ReentrantLock writer = new ReentrantLock();
+	/**
+	 * Fair: flushes follow each other closely under load, and a barging lock let them
+	 * starve the waiting sweep for 24 s in a test, which then counted as an outage.
+	 */
+	private final ReentrantLock writer = new ReentrantLock(true);
 
 	private final Map<InstanceKey, Instant> pending = new ConcurrentHashMap<>();
 
