@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
+import dev.ballast.weight.EffectiveWeight;
+import dev.ballast.weight.EffectiveWeight.Rotation;
 import dev.ballast.weight.NominalWeight;
 import dev.ballast.weight.Weight;
 
@@ -49,18 +51,10 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	}
 
 	/**
-	 * The weight balancers must use. Ejection and the zero-weight modes win; a ramping
-	 * mode keeps the weight its ramp set.
+	 * The weight balancers must use: ejection takes an instance out whatever its mode.
 	 */
 	private static Weight effective(Weight weight, Mode mode, boolean ejected, Weight rampWeight) {
-		if (ejected) {
-			return Weight.ZERO;
-		}
-		return switch (mode) {
-			case SERVING -> weight;
-			case MAINTENANCE, DRAINED -> Weight.ZERO;
-			case WARMING, DRAINING -> rampWeight;
-		};
+		return EffectiveWeight.of(weight, ejected ? Rotation.OUT : mode.rotation(), rampWeight);
 	}
 
 	/**
