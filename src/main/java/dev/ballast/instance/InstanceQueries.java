@@ -15,7 +15,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Reads. Each answer comes from one snapshot of the database, so a revision and the
  * instances returned with it always belong together. When the database cannot be reached,
- * an {@link Answer} comes from the node's last known state instead, marked stale; a
+ * an {@link Answer} comes from the node's last known state instead, marked stale: the
+ * newer of what these reads last read and what the node applied from the change log. A
  * service the node knows nothing of is still a failure.
  */
 @Service
@@ -27,10 +28,13 @@ public class InstanceQueries {
 
 	private final LastKnown lastKnown;
 
+	private final AppliedStates applied;
+
 	private final TransactionTemplate snapshot;
 
-	InstanceQueries(ServiceStore services, InstanceStore instances, LastKnown lastKnown,
+	InstanceQueries(ServiceStore services, InstanceStore instances, LastKnown lastKnown, AppliedStates applied,
 			PlatformTransactionManager transactions) {
+		this.applied = applied;
 		this.services = services;
 		this.instances = instances;
 		this.lastKnown = lastKnown;
@@ -60,18 +64,21 @@ public class InstanceQueries {
 	 * memory, marked stale, while the database is unreachable.
 	 */
 	public Answer<InstanceList> instances(ServiceName name) {
-		return read(() -> load(name), () -> lastKnown.instances(name));
+		return read(() -> {
+			InstanceList read = load(name);
+			lastKnown.instances(read);
+			return read;
+		}, () -> newer(lastKnown.instances(name), applied.applied(name)));
 	}
 
 	/**
-	 * The service's instances from the database, never from memory.
+	 * The service's instances from the database, never from memory; for the module that
+	 * follows the change log, which keeps what it loads itself.
 	 * @throws org.springframework.dao.DataAccessException when the database cannot answer
 	 */
 	public InstanceList load(ServiceName name) {
-		InstanceList read = snapshot.execute(status -> new InstanceList(name.value(), settings(name).revision(),
+		return snapshot.execute(status -> new InstanceList(name.value(), settings(name).revision(),
 				instances.list(name).stream().map(InstanceView::of).toList()));
-		lastKnown.instances(read);
-		return read;
 	}
 
 	/**
@@ -83,7 +90,7 @@ public class InstanceQueries {
 			Optional<InstanceView> read = instances.find(name, id).map(InstanceView::of);
 			read.ifPresent(lastKnown::instance);
 			return read;
-		}, () -> lastKnown.instance(name, id));
+		}, () -> lastKnownInstance(name, id));
 		return new Answer<>(
 				found.value()
 					.orElseThrow(() -> new NotFoundException("instance %s of service %s is not registered%s"
@@ -92,11 +99,30 @@ public class InstanceQueries {
 	}
 
 	/**
-	 * Tells this node a service's state it followed from the change log, so that reads
-	 * during an outage answer with the latest this node applied.
+	 * The instance in the newer of this node's last read of it (or of its service) and
+	 * the state it applied; empty inside when that one does not hold it.
 	 */
-	public void followed(InstanceList state) {
-		lastKnown.instances(state);
+	private Optional<Optional<InstanceView>> lastKnownInstance(ServiceName name, InstanceId id) {
+		Optional<Optional<InstanceView>> read = lastKnown.instance(name, id);
+		Optional<InstanceList> state = applied.applied(name);
+		if (state.isEmpty()) {
+			return read;
+		}
+		// What was read is current at least at the revision of the list it came from, or
+		// of the instance's own last change when it was read by itself.
+		long readAt = Math.max(read.flatMap(found -> found).map(InstanceView::revision).orElse(-1L),
+				lastKnown.instances(name).map(InstanceList::revision).orElse(-1L));
+		if (state.get().revision() <= readAt) {
+			return read;
+		}
+		return Optional.of(state.get().instances().stream().filter(i -> i.id().equals(id.value())).findFirst());
+	}
+
+	private static Optional<InstanceList> newer(Optional<InstanceList> read, Optional<InstanceList> applied) {
+		if (read.isEmpty() || applied.isEmpty()) {
+			return read.isPresent() ? read : applied;
+		}
+		return applied.get().revision() > read.get().revision() ? applied : read;
 	}
 
 	private <T> Answer<T> read(Supplier<T> fromDatabase, Supplier<Optional<T>> fromMemory) {

@@ -9,10 +9,10 @@ import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
- * The last committed state this node read or followed, per service: what it answers reads
- * with while the database is unreachable. Bounded: the least recently used services are
- * forgotten first. A state only ever replaces one at an older revision, so a slow read
- * cannot take a service back.
+ * The last committed state this module's reads read, per service: with the state the node
+ * applied from the change log, what reads answer with while the database is unreachable.
+ * Bounded: the least recently used services are forgotten first. A state only ever
+ * replaces one at an older revision, so a slow read cannot take a service back.
  */
 @Component
 class LastKnown {
