@@ -63,12 +63,12 @@ public class InstanceQueries {
 	 * The service's instances, sorted by id, with the revision they are current at; from
 	 * memory, marked stale, while the database is unreachable.
 	 */
-	public Answer<InstanceList> instances(ServiceName name) {
+	Answer<InstanceList> instances(ServiceName name) {
 		return read(() -> {
 			InstanceList read = load(name);
 			lastKnown.instances(read);
 			return read;
-		}, () -> newer(lastKnown.instances(name), applied.applied(name)));
+		}, () -> lastKnown.instances(name, applied.applied(name)));
 	}
 
 	/**
@@ -85,44 +85,17 @@ public class InstanceQueries {
 	 * One instance; its revision is that of its last change. From memory, marked stale,
 	 * while the database is unreachable.
 	 */
-	public Answer<InstanceView> instance(ServiceName name, InstanceId id) {
+	Answer<InstanceView> instance(ServiceName name, InstanceId id) {
 		Answer<Optional<InstanceView>> found = read(() -> {
 			Optional<InstanceView> read = instances.find(name, id).map(InstanceView::of);
 			read.ifPresent(lastKnown::instance);
 			return read;
-		}, () -> lastKnownInstance(name, id));
+		}, () -> lastKnown.instance(name, id, applied.applied(name)));
 		return new Answer<>(
 				found.value()
 					.orElseThrow(() -> new NotFoundException("instance %s of service %s is not registered%s"
 						.formatted(id, name, found.stale() ? " (as last known; the database is unreachable)" : ""))),
 				found.stale());
-	}
-
-	/**
-	 * The instance in the newer of this node's last read of it (or of its service) and
-	 * the state it applied; empty inside when that one does not hold it.
-	 */
-	private Optional<Optional<InstanceView>> lastKnownInstance(ServiceName name, InstanceId id) {
-		Optional<Optional<InstanceView>> read = lastKnown.instance(name, id);
-		Optional<InstanceList> state = applied.applied(name);
-		if (state.isEmpty()) {
-			return read;
-		}
-		// What was read is current at least at the revision of the list it came from, or
-		// of the instance's own last change when it was read by itself.
-		long readAt = Math.max(read.flatMap(found -> found).map(InstanceView::revision).orElse(-1L),
-				lastKnown.instances(name).map(InstanceList::revision).orElse(-1L));
-		if (state.get().revision() <= readAt) {
-			return read;
-		}
-		return Optional.of(state.get().instances().stream().filter(i -> i.id().equals(id.value())).findFirst());
-	}
-
-	private static Optional<InstanceList> newer(Optional<InstanceList> read, Optional<InstanceList> applied) {
-		if (read.isEmpty() || applied.isEmpty()) {
-			return read.isPresent() ? read : applied;
-		}
-		return applied.get().revision() > read.get().revision() ? applied : read;
 	}
 
 	private <T> Answer<T> read(Supplier<T> fromDatabase, Supplier<Optional<T>> fromMemory) {

@@ -93,6 +93,35 @@ class LastKnown {
 		return Optional.of(known.list.instances().stream().filter(i -> i.id().equals(id.value())).findFirst());
 	}
 
+	/** The newer of the service's list as last read and {@code applied}. */
+	Optional<InstanceList> instances(ServiceName name, Optional<InstanceList> applied) {
+		Optional<InstanceList> read = instances(name);
+		if (read.isEmpty() || applied.isEmpty()) {
+			return read.isPresent() ? read : applied;
+		}
+		return applied.get().revision() > read.get().revision() ? applied : read;
+	}
+
+	/**
+	 * The instance as last known, or as in {@code applied} when that is newer than what
+	 * was read; empty inside when the newer one does not hold it.
+	 */
+	synchronized Optional<Optional<InstanceView>> instance(ServiceName name, InstanceId id,
+			Optional<InstanceList> applied) {
+		Optional<Optional<InstanceView>> read = instance(name, id);
+		if (applied.isEmpty()) {
+			return read;
+		}
+		// What was read is current at least at the revision of the list it came from, or
+		// of the instance's own last change when it was read by itself.
+		long readAt = Math.max(read.flatMap(found -> found).map(InstanceView::revision).orElse(-1L),
+				instances(name).map(InstanceList::revision).orElse(-1L));
+		if (applied.get().revision() <= readAt) {
+			return read;
+		}
+		return Optional.of(applied.get().instances().stream().filter(i -> i.id().equals(id.value())).findFirst());
+	}
+
 	private Known known(String service) {
 		return services.computeIfAbsent(service, name -> new Known());
 	}

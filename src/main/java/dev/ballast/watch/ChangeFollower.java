@@ -257,8 +257,13 @@ class ChangeFollower implements SmartLifecycle {
 			}
 			if (change.revision() != position.revision() + 1) {
 				// A revision in between is gone from the log: start over from the state.
+				// What came before the gap is handed over first, so that a failed load
+				// leaves this position and the delivering thread's in agreement.
 				log.info("Change log of {} no longer holds revision {}; reloading its state", service,
 						position.revision() + 1);
+				if (!next.isEmpty()) {
+					streams.apply(service, next);
+				}
 				InstanceList state = reader.load(service);
 				position.reset(state.revision());
 				streams.reset(state);
