@@ -8,7 +8,7 @@ package dev.ballast.instance;
  * @param stale true when it is the node's last known state rather than a fresh read
  * @param <T> what was read
  */
-public record Answer<T>(T value, boolean stale) {
+record Answer<T>(T value, boolean stale) {
 
 	static <T> Answer<T> fresh(T value) {
 		return new Answer<>(value, false);

@@ -18,6 +18,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -26,6 +27,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 
 @RestController
 @RequestMapping("/v1/services/{service}/instances")
@@ -50,10 +52,63 @@ class InstanceController {
 
 	private final RequestReader reader;
 
-	InstanceController(Registrations registrations, InstanceEdits edits, RequestReader reader) {
+	private final InstanceReads reads;
+
+	InstanceController(Registrations registrations, InstanceEdits edits, RequestReader reader, InstanceReads reads) {
 		this.registrations = registrations;
 		this.edits = edits;
 		this.reader = reader;
+		this.reads = reads;
+	}
+
+	@GetMapping
+	@Operation(summary = "List a service's instances (optionally a blocking query)", description = """
+			All instances with the revision they are current at (also in X-Ballast-Index). With `index`, a blocking \
+			query: answered as soon as the service's revision is greater than `index`, or after `wait` with the \
+			unchanged state. Clients pass the X-Ballast-Index they received as the next `index`. A named `subscriber` \
+			acknowledges `index` as applied.""")
+	@ApiResponse(responseCode = "200", description = "The instances, sorted by id", headers = {
+			@Header(name = Headers.INDEX, description = "The service revision", schema = @Schema(type = "integer")),
+			@Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
+					schema = @Schema(type = "boolean")) })
+	@ApiResponse(responseCode = "503",
+			description = "The node serves its maximum of watchers, or the database is unavailable; "
+					+ "retry after Retry-After",
+			content = @Content(mediaType = "application/problem+json",
+					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+	DeferredResult<ResponseEntity<InstanceList>> list(@PathVariable String service,
+			@RequestParam(required = false) @Parameter(
+					description = "Blocking query: wait until the revision is greater than this") String index,
+			@RequestParam(required = false) @Parameter(
+					description = "How long a blocking query may wait: 30s, 5m, 1500ms (default 60s, at most 300s; "
+							+ "a small random jitter is added)") String wait,
+			@RequestParam(required = false) @Parameter(description = "Name of the polling subscriber: its index "
+					+ "is recorded as the revision it has applied") String subscriber) {
+		return reads.list(ServiceName.of(service), index, wait, subscriber);
+	}
+
+	@GetMapping("/{id}")
+	@Operation(summary = "Get one instance (optionally a blocking query)", description = """
+			The ETag (and X-Ballast-Index) is the revision of the instance's last change. With `index`, a blocking \
+			query: answered as soon as the instance changes after that revision (404 if it is removed), or after \
+			`wait` unchanged. An instance's preStop hook can wait this way for its drain to complete.""")
+	@ApiResponse(responseCode = "200", description = "The instance",
+			headers = { @Header(name = HttpHeaders.ETAG, description = "Revision of the last change, quoted"),
+					@Header(name = Headers.INDEX, description = "Revision of the last change",
+							schema = @Schema(type = "integer")),
+					@Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
+							schema = @Schema(type = "boolean")) })
+	@ApiResponse(responseCode = "503",
+			description = "The node serves its maximum of watchers, or the database is unavailable; "
+					+ "retry after Retry-After",
+			content = @Content(mediaType = "application/problem+json",
+					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+	DeferredResult<ResponseEntity<InstanceView>> get(@PathVariable String service, @PathVariable String id,
+			@RequestParam(required = false) @Parameter(
+					description = "Blocking query: wait until the instance changes after this revision") String index,
+			@RequestParam(required = false) @Parameter(
+					description = "How long a blocking query may wait (default 60s, at most 300s)") String wait) {
+		return reads.get(ServiceName.of(service), InstanceId.of(id), index, wait);
 	}
 
 	@PutMapping("/{id}")

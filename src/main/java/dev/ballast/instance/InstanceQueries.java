@@ -15,7 +15,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Reads. Each answer comes from one snapshot of the database, so a revision and the
  * instances returned with it always belong together. When the database cannot be reached,
- * an {@link Answer} comes from the node's last known state instead, marked stale; a
+ * an {@link Answer} comes from the node's last known state instead, marked stale: the
+ * newer of what these reads last read and what the node applied from the change log. A
  * service the node knows nothing of is still a failure.
  */
 @Service
@@ -27,10 +28,13 @@ public class InstanceQueries {
 
 	private final LastKnown lastKnown;
 
+	private final AppliedStates applied;
+
 	private final TransactionTemplate snapshot;
 
-	InstanceQueries(ServiceStore services, InstanceStore instances, LastKnown lastKnown,
+	InstanceQueries(ServiceStore services, InstanceStore instances, LastKnown lastKnown, AppliedStates applied,
 			PlatformTransactionManager transactions) {
+		this.applied = applied;
 		this.services = services;
 		this.instances = instances;
 		this.lastKnown = lastKnown;
@@ -59,44 +63,39 @@ public class InstanceQueries {
 	 * The service's instances, sorted by id, with the revision they are current at; from
 	 * memory, marked stale, while the database is unreachable.
 	 */
-	public Answer<InstanceList> instances(ServiceName name) {
-		return read(() -> load(name), () -> lastKnown.instances(name));
+	Answer<InstanceList> instances(ServiceName name) {
+		return read(() -> {
+			InstanceList read = load(name);
+			lastKnown.instances(read);
+			return read;
+		}, () -> lastKnown.instances(name, applied.applied(name)));
 	}
 
 	/**
-	 * The service's instances from the database, never from memory.
+	 * The service's instances from the database, never from memory; for the module that
+	 * follows the change log, which keeps what it loads itself.
 	 * @throws org.springframework.dao.DataAccessException when the database cannot answer
 	 */
 	public InstanceList load(ServiceName name) {
-		InstanceList read = snapshot.execute(status -> new InstanceList(name.value(), settings(name).revision(),
+		return snapshot.execute(status -> new InstanceList(name.value(), settings(name).revision(),
 				instances.list(name).stream().map(InstanceView::of).toList()));
-		lastKnown.instances(read);
-		return read;
 	}
 
 	/**
 	 * One instance; its revision is that of its last change. From memory, marked stale,
 	 * while the database is unreachable.
 	 */
-	public Answer<InstanceView> instance(ServiceName name, InstanceId id) {
+	Answer<InstanceView> instance(ServiceName name, InstanceId id) {
 		Answer<Optional<InstanceView>> found = read(() -> {
 			Optional<InstanceView> read = instances.find(name, id).map(InstanceView::of);
 			read.ifPresent(lastKnown::instance);
 			return read;
-		}, () -> lastKnown.instance(name, id));
+		}, () -> lastKnown.instance(name, id, applied.applied(name)));
 		return new Answer<>(
 				found.value()
 					.orElseThrow(() -> new NotFoundException("instance %s of service %s is not registered%s"
 						.formatted(id, name, found.stale() ? " (as last known; the database is unreachable)" : ""))),
 				found.stale());
-	}
-
-	/**
-	 * Tells this node a service's state it followed from the change log, so that reads
-	 * during an outage answer with the latest this node applied.
-	 */
-	public void followed(InstanceList state) {
-		lastKnown.instances(state);
 	}
 
 	private <T> Answer<T> read(Supplier<T> fromDatabase, Supplier<Optional<T>> fromMemory) {

@@ -9,10 +9,10 @@ import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
- * The last committed state this node read or followed, per service: what it answers reads
- * with while the database is unreachable. Bounded: the least recently used services are
- * forgotten first. A state only ever replaces one at an older revision, so a slow read
- * cannot take a service back.
+ * The last committed state this module's reads read, per service: with the state the node
+ * applied from the change log, what reads answer with while the database is unreachable.
+ * Bounded: the least recently used services are forgotten first. A state only ever
+ * replaces one at an older revision, so a slow read cannot take a service back.
  */
 @Component
 class LastKnown {
@@ -91,6 +91,35 @@ class LastKnown {
 			return Optional.empty();
 		}
 		return Optional.of(known.list.instances().stream().filter(i -> i.id().equals(id.value())).findFirst());
+	}
+
+	/** The newer of the service's list as last read and {@code applied}. */
+	Optional<InstanceList> instances(ServiceName name, Optional<InstanceList> applied) {
+		Optional<InstanceList> read = instances(name);
+		if (read.isEmpty() || applied.isEmpty()) {
+			return read.isPresent() ? read : applied;
+		}
+		return applied.get().revision() > read.get().revision() ? applied : read;
+	}
+
+	/**
+	 * The instance as last known, or as in {@code applied} when that is newer than what
+	 * was read; empty inside when the newer one does not hold it.
+	 */
+	synchronized Optional<Optional<InstanceView>> instance(ServiceName name, InstanceId id,
+			Optional<InstanceList> applied) {
+		Optional<Optional<InstanceView>> read = instance(name, id);
+		if (applied.isEmpty()) {
+			return read;
+		}
+		// What was read is current at least at the revision of the list it came from, or
+		// of the instance's own last change when it was read by itself.
+		long readAt = Math.max(read.flatMap(found -> found).map(InstanceView::revision).orElse(-1L),
+				instances(name).map(InstanceList::revision).orElse(-1L));
+		if (applied.get().revision() <= readAt) {
+			return read;
+		}
+		return Optional.of(applied.get().instances().stream().filter(i -> i.id().equals(id.value())).findFirst());
 	}
 
 	private Known known(String service) {

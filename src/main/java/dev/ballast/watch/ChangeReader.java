@@ -18,10 +18,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Reads what the feed needs from the database: a service's state (through the
- * application's pool, in one snapshot), and the change log after given revisions (on the
- * feed's own connections). Payloads are re-rendered from the typed instance record, so
- * events carry exactly the fields and order of every other response.
+ * Reads what the change follower needs from the database, on its reader thread: a
+ * service's state (through the application's pool, in one snapshot), and the change log
+ * after given revisions (on the feed's own connections). Payloads are re-rendered from
+ * the typed instance record, so events carry exactly the fields and order of every other
+ * response.
  */
 @Component
 class ChangeReader {
@@ -44,11 +45,6 @@ class ChangeReader {
 	/** A service's instances and revision, from one snapshot of the database. */
 	InstanceList load(String service) {
 		return queries.load(ServiceName.of(service));
-	}
-
-	/** Hands the state the feed applied to the reads that answer during an outage. */
-	void followed(InstanceList state) {
-		queries.followed(state);
 	}
 
 	/** The current revision of each named service that exists. */

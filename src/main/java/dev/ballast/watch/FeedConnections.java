@@ -12,16 +12,16 @@ import org.springframework.stereotype.Component;
 
 /**
  * A small pool of the feed's own, with the application pool's settings: the change
- * listener and the feed's change-log reads never queue behind request traffic for a
- * connection, so a node whose requests exhaust the pool still delivers events. Behind the
- * same gate as the application pool while the database is unreachable.
+ * listener and the reader thread's change-log reads never queue behind request traffic
+ * for a connection, so a node whose requests exhaust the pool still delivers events.
+ * Behind the same gate as the application pool while the database is unreachable.
  */
 @Component
 class FeedConnections {
 
 	/**
-	 * One for the listener, one for the feed thread, one to spare while a connection is
-	 * replaced.
+	 * One for the listener, one for the change follower's reader thread, one to spare
+	 * while a connection is replaced.
 	 */
 	private static final int SIZE = 3;
 

@@ -26,10 +26,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * Listens on one dedicated connection for the change notifications of every node, and
- * pokes the feed with the services that changed; other modules' channels
+ * pokes the change follower with the services that changed; other modules' channels
  * ({@link Notified}) share the connection. A dropped connection is reopened with jittered
- * exponential backoff; after each (re)connect the feed catches up, so a notification lost
- * meanwhile only delays an event.
+ * exponential backoff; after each (re)connect the follower catches up, so a notification
+ * lost meanwhile only delays an event.
  */
 @Component
 class Notifications implements SmartLifecycle {
@@ -45,7 +45,7 @@ class Notifications implements SmartLifecycle {
 
 	private final DataSource dataSource;
 
-	private final Feed feed;
+	private final ChangeFollower follower;
 
 	private final Reachability reachability;
 
@@ -55,9 +55,10 @@ class Notifications implements SmartLifecycle {
 
 	private volatile Thread thread;
 
-	Notifications(FeedConnections connections, Feed feed, Reachability reachability, List<Notified> others) {
+	Notifications(FeedConnections connections, ChangeFollower follower, Reachability reachability,
+			List<Notified> others) {
 		this.dataSource = connections.dataSource();
-		this.feed = feed;
+		this.follower = follower;
 		this.reachability = reachability;
 		this.others = others;
 	}
@@ -89,7 +90,7 @@ class Notifications implements SmartLifecycle {
 					}
 				}
 				backoff = 100;
-				feed.catchUp();
+				follower.catchUp();
 				others.forEach(Notified::connected);
 				receive(connection);
 			}
@@ -118,7 +119,7 @@ class Notifications implements SmartLifecycle {
 					}
 				}
 				if (!services.isEmpty()) {
-					feed.poke(services);
+					follower.poke(services);
 				}
 				for (Notified other : others) {
 					Set<String> payloads = new LinkedHashSet<>();

@@ -13,8 +13,8 @@ import dev.ballast.instance.InstanceView;
 
 /**
  * One service as this node knows it: its instances at a revision, the last changes, and
- * who is watching it. Only the feed thread changes it; {@link #current()} may be read
- * from any thread.
+ * who is watching it. Only the delivering thread touches it; {@link #current()} may be
+ * read from any thread.
  */
 final class ServiceFeed {
 
@@ -36,12 +36,9 @@ final class ServiceFeed {
 
 	private String snapshotData;
 
-	private long lastWatched;
-
-	ServiceFeed(InstanceList loaded, int recentCapacity, long now) {
+	ServiceFeed(InstanceList loaded, int recentCapacity) {
 		this.service = loaded.service();
 		this.recentCapacity = recentCapacity;
-		this.lastWatched = now;
 		reset(loaded);
 	}
 
@@ -120,18 +117,6 @@ final class ServiceFeed {
 
 	List<Waiter> waiters() {
 		return waiters;
-	}
-
-	/**
-	 * Whether nobody on this node has watched the service since {@code cutoff}; checked
-	 * periodically, which is what keeps the last-watched time current.
-	 */
-	boolean unwatchedSince(long cutoff, long now) {
-		if (!watchers.isEmpty() || !waiters.isEmpty()) {
-			lastWatched = now;
-			return false;
-		}
-		return lastWatched < cutoff;
 	}
 
 	/** Renders a snapshot's data. */

@@ -1,33 +1,41 @@
 package dev.ballast.watch;
 
-import java.util.function.Consumer;
-import java.util.function.Predicate;
-
+import dev.ballast.instance.BlockingWait;
 import dev.ballast.instance.InstanceList;
 
 import org.springframework.web.context.request.async.DeferredResult;
 
 /**
  * A blocking query waiting on this node for a service to reach a state it has not seen
- * yet. No thread waits: the feed answers it when a change makes {@code ready} true, and
- * the request's own timeout answers it otherwise.
+ * yet. No thread waits: the delivering thread answers it when a change makes it ready,
+ * and the request's own timeout answers it otherwise.
  *
- * @param service the service it waits on
- * @param ready whether a state answers the query
- * @param answer completes {@code result} from a state
- * @param result the pending response
+ * @param query what it waits for, and how it is answered
  */
-record Waiter(String service, Predicate<InstanceList> ready, Consumer<InstanceList> answer, DeferredResult<?> result) {
+record Waiter(BlockingWait query) {
+
+	String service() {
+		return query.service().value();
+	}
+
+	DeferredResult<?> result() {
+		return query.result();
+	}
+
+	/** Answers with {@code state}, ready or not: the node is stopping. */
+	void answer(InstanceList state) {
+		query.answer().accept(state);
+	}
 
 	/** Answers if {@code state} is ready; returns whether the waiter is done. */
 	boolean offer(InstanceList state) {
-		if (result.isSetOrExpired()) {
+		if (query.result().isSetOrExpired()) {
 			return true;
 		}
-		if (!ready.test(state)) {
+		if (!query.ready().test(state)) {
 			return false;
 		}
-		answer.accept(state);
+		query.answer().accept(state);
 		return true;
 	}
 

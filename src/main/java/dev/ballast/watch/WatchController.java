@@ -67,7 +67,7 @@ class WatchController {
 
 			""";
 
-	private final Feed feed;
+	private final ChangeFollower follower;
 
 	private final WatcherCap cap;
 
@@ -77,10 +77,10 @@ class WatchController {
 
 	private final Reachability reachability;
 
-	WatchController(Feed feed, WatcherCap cap, Subscribers subscribers, WatchSettings settings,
+	WatchController(ChangeFollower follower, WatcherCap cap, Subscribers subscribers, WatchSettings settings,
 			Reachability reachability) {
 		this.reachability = reachability;
-		this.feed = feed;
+		this.follower = follower;
 		this.cap = cap;
 		this.subscribers = subscribers;
 		this.settings = settings;
@@ -180,12 +180,12 @@ class WatchController {
 				: services.stream().map(service -> subscribers.connect(service, subscriber)).toList();
 		Watcher watcher = new Watcher(services, multiplexed, subscriber, resumeFrom, settings.queueCapacity(),
 				System.nanoTime() + maxAgeNanos(), request.getUserPrincipal().getName(), closed -> {
-					feed.closed(closed);
+					follower.closed(closed);
 					disconnects.forEach(Runnable::run);
 					cap.release();
 				});
 		try {
-			await(feed.open(watcher));
+			await(follower.open(watcher));
 			AsyncContext async = request.startAsync();
 			async.setTimeout(settings.maxAge().plus(settings.maxAgeJitter()).plus(settings.stallTimeout()).toMillis());
 			response.setStatus(HttpServletResponse.SC_OK);

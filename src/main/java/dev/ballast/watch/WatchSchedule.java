@@ -23,7 +23,9 @@ class WatchSchedule {
 
 	private static final Logger log = LoggerFactory.getLogger(WatchSchedule.class);
 
-	private final Feed feed;
+	private final ChangeFollower follower;
+
+	private final StreamUpkeep upkeep;
 
 	private final Subscribers subscribers;
 
@@ -31,21 +33,23 @@ class WatchSchedule {
 
 	private final Reachability reachability;
 
-	WatchSchedule(Feed feed, Subscribers subscribers, ChangeLogRetention retention, Reachability reachability) {
+	WatchSchedule(ChangeFollower follower, StreamUpkeep upkeep, Subscribers subscribers, ChangeLogRetention retention,
+			Reachability reachability) {
 		this.reachability = reachability;
-		this.feed = feed;
+		this.follower = follower;
+		this.upkeep = upkeep;
 		this.subscribers = subscribers;
 		this.retention = retention;
 	}
 
 	@Scheduled(fixedDelay = 1000)
 	void tick() {
-		feed.tick();
+		upkeep.tick();
 	}
 
 	@Scheduled(fixedDelayString = "${ballast.watch.catch-up-interval:2s}")
 	void catchUp() {
-		feed.catchUp();
+		follower.catchUp();
 	}
 
 	@Scheduled(fixedDelayString = "${ballast.watch.flush-interval:1s}")

@@ -2,5 +2,15 @@
  * Change streams: the per-service change log that every write appends to in its own
  * transaction, from which watchers (SSE, blocking queries) learn exactly what changed
  * after a revision.
+ *
+ * <p>
+ * An event travels on two threads. {@link dev.ballast.watch.ChangeFollower}'s reader
+ * thread alone reads the database: after a notification or a catch-up it reads the change
+ * log, loads the state of a service it starts following, and reads what a resuming stream
+ * missed. It hands what it read, in revision order, to {@link dev.ballast.watch.Streams}'
+ * delivering thread, which applies it to each service's state and queues it to the live
+ * streams and waiting queries of the service, and never waits for the database. The
+ * instance reads ask this module for the applied state and for blocking waits through the
+ * interfaces the instance module defines.
  */
 package dev.ballast.watch;

@@ -3,6 +3,7 @@ package dev.ballast.instance;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.ballast.weight.Weight;
 import org.junit.jupiter.api.Test;
@@ -33,6 +34,29 @@ class LastKnownTest {
 		assertThat(known.instance(ServiceName.of("a"), InstanceId.of("x"))).hasValue(java.util.Optional.empty());
 		// Nothing known of the service at all.
 		assertThat(known.instance(ServiceName.of("b"), InstanceId.of("x"))).isEmpty();
+	}
+
+	@Test
+	void answersWithTheNewerOfWhatItReadAndWhatTheNodeApplied() {
+		ServiceName a = ServiceName.of("a");
+		known.instances(list("a", 5, instance("a", "x", 5)));
+		Optional<InstanceList> older = Optional.of(list("a", 4));
+		Optional<InstanceList> newer = Optional.of(list("a", 9, instance("a", "y", 9)));
+
+		assertThat(known.instances(a, older)).hasValueSatisfying(l -> assertThat(l.revision()).isEqualTo(5));
+		assertThat(known.instances(a, newer)).hasValueSatisfying(l -> assertThat(l.revision()).isEqualTo(9));
+		assertThat(known.instances(ServiceName.of("b"), Optional.empty())).isEmpty();
+
+		assertThat(known.instance(a, InstanceId.of("x"), older)).hasValueSatisfying(
+				found -> assertThat(found).hasValueSatisfying(i -> assertThat(i.revision()).isEqualTo(5)));
+		// The node applied a later state without x: x was removed.
+		assertThat(known.instance(a, InstanceId.of("x"), newer)).hasValue(Optional.empty());
+		assertThat(known.instance(a, InstanceId.of("y"), newer)).hasValueSatisfying(
+				found -> assertThat(found).hasValueSatisfying(i -> assertThat(i.revision()).isEqualTo(9)));
+		// An instance read by itself after the applied state is newer than it.
+		known.instance(instance("a", "y", 11));
+		assertThat(known.instance(a, InstanceId.of("y"), newer)).hasValueSatisfying(
+				found -> assertThat(found).hasValueSatisfying(i -> assertThat(i.revision()).isEqualTo(11)));
 	}
 
 	@Test

@@ -15,7 +15,7 @@ class ServiceFeedTest {
 
 	@Test
 	void appliesOnlyTheNextRevision() {
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of(instance("a", 5))), 10, 0);
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of(instance("a", 5))), 10);
 		assertThat(feed.apply(upsert("b", 7))).as("6 is missing").isFalse();
 		assertThat(feed.revision()).isEqualTo(5);
 		assertThat(feed.apply(upsert("b", 6))).isTrue();
@@ -28,7 +28,7 @@ class ServiceFeedTest {
 
 	@Test
 	void servesMissedChangesOnlyWhileItHoldsAllOfThem() {
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of()), 3, 0);
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of()), 3);
 		for (long revision = 1; revision <= 5; revision++) {
 			feed.apply(upsert("a", revision));
 		}
@@ -41,19 +41,12 @@ class ServiceFeedTest {
 
 	@Test
 	void aResetForgetsRecentChanges() {
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of()), 3, 0);
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of()), 3);
 		feed.apply(upsert("a", 1));
 		feed.reset(new InstanceList("s", 9, List.of(instance("z", 9))));
 		assertThat(feed.changesAfter(0)).isEmpty();
 		assertThat(feed.changesAfter(9)).hasValue(List.of());
 		assertThat(feed.current().instances()).extracting(InstanceView::id).containsExactly("z");
-	}
-
-	@Test
-	void isForgottenOnlyAfterBeingUnwatchedForTheTimeout() {
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of()), 3, 100);
-		assertThat(feed.unwatchedSince(50, 200)).isFalse();
-		assertThat(feed.unwatchedSince(150, 200)).isTrue();
 	}
 
 	static InstanceView instance(String id, long revision) {

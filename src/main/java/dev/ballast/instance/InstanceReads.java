@@ -1,0 +1,96 @@
+package dev.ballast.instance;
+
+import java.util.Optional;
+
+import dev.ballast.database.Reachability;
+import dev.ballast.web.NotFoundException;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
+import org.springframework.web.context.request.async.DeferredResult;
+
+/**
+ * The reads of a service's instances, plain or blocking. A blocking query that has
+ * nothing new to answer waits without holding a thread; it is answered from the node's
+ * applied state as soon as the revision passes the client's index, or with the unchanged
+ * state after its wait.
+ */
+@Component
+class InstanceReads {
+
+	private final InstanceQueries queries;
+
+	private final BlockingReads blocking;
+
+	private final Reachability reachability;
+
+	InstanceReads(InstanceQueries queries, BlockingReads blocking, Reachability reachability) {
+		this.queries = queries;
+		this.blocking = blocking;
+		this.reachability = reachability;
+	}
+
+	DeferredResult<ResponseEntity<InstanceList>> list(ServiceName name, String index, String wait, String subscriber) {
+		BlockingQuery query = blocking.query(index, wait, subscriber);
+		Long after = query.after();
+		String polling = query.subscriber();
+		Answer<InstanceList> answer = queries.instances(name);
+		InstanceList now = answer.value();
+		if (polling != null && after != null && after <= now.revision()) {
+			blocking.acknowledged(name, polling, after);
+		}
+		DeferredResult<ResponseEntity<InstanceList>> result = new DeferredResult<>(query.timeoutMillis());
+		// An index ahead of the revision is from another database or a reset: answer at
+		// once with the real one, as Consul does, rather than wait for nothing. During an
+		// outage it more likely comes from a node that read further: the query waits.
+		if (after == null || after < now.revision() || (after > now.revision() && !answer.stale())) {
+			result.setResult(listed(name, polling, now, answer.stale()));
+			return result;
+		}
+		// During an outage the query still waits, on memory: answered at once, stale, a
+		// herd of pollers would ask again at once.
+		blocking.await(new BlockingWait(name, polling, state -> state.revision() > now.revision(),
+				state -> result.setResult(listed(name, polling, state, false)),
+				() -> result.setResult(listed(name, polling, now, !reachability.reachable())), result));
+		return result;
+	}
+
+	DeferredResult<ResponseEntity<InstanceView>> get(ServiceName name, InstanceId id, String index, String wait) {
+		BlockingQuery query = blocking.query(index, wait, null);
+		Long after = query.after();
+		Answer<InstanceView> answer = queries.instance(name, id);
+		InstanceView now = answer.value();
+		DeferredResult<ResponseEntity<InstanceView>> result = new DeferredResult<>(query.timeoutMillis());
+		if (after == null || now.revision() > after) {
+			result.setResult(found(now, answer.stale()));
+			return result;
+		}
+		blocking.await(new BlockingWait(name, null,
+				state -> state.revision() > after && find(state, id).map(i -> i.revision() > after).orElse(true),
+				state -> find(state, id).ifPresentOrElse(instance -> result.setResult(found(instance, false)),
+						() -> result.setErrorResult(
+								new NotFoundException("instance %s of service %s was removed".formatted(id, name)))),
+				() -> result.setResult(found(now, !reachability.reachable())), result));
+		return result;
+	}
+
+	private ResponseEntity<InstanceList> listed(ServiceName name, String subscriber, InstanceList state,
+			boolean stale) {
+		if (subscriber != null) {
+			blocking.delivered(name, subscriber, state.revision());
+		}
+		return Headers.ok(stale).header(Headers.INDEX, Long.toString(state.revision())).body(state);
+	}
+
+	private static ResponseEntity<InstanceView> found(InstanceView instance, boolean stale) {
+		return Headers.ok(stale)
+			.eTag(Revisions.etag(instance.revision()))
+			.header(Headers.INDEX, Long.toString(instance.revision()))
+			.body(instance);
+	}
+
+	private static Optional<InstanceView> find(InstanceList state, InstanceId id) {
+		return state.instances().stream().filter(instance -> instance.id().equals(id.value())).findFirst();
+	}
+
+}

@@ -1,0 +1,307 @@
+package dev.ballast.watch;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.ballast.database.ConnectionFailure;
+import dev.ballast.database.DatabaseRestored;
+import dev.ballast.database.Reachability;
+import dev.ballast.instance.InstanceList;
+import dev.ballast.web.OverloadedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Follows the committed changes of the services someone watches on this node: on its own
+ * reader thread, and only there, it loads a service's state, reads the change log after a
+ * notification or a catch-up, and reads what a resuming stream missed; then it hands what
+ * it read, in revision order and without a gap, to {@link Streams}, whose thread delivers
+ * it to everyone and never waits for the database.
+ *
+ * <p>
+ * Every request for a service (a stream opening, a blocking query) passes this thread
+ * before it reaches the delivering one; as both threads take their work in order, the
+ * delivering thread always holds the service by the time the request arrives there.
+ */
+@Component
+class ChangeFollower implements SmartLifecycle {
+
+	private static final Logger log = LoggerFactory.getLogger(ChangeFollower.class);
+
+	private final ChangeReader reader;
+
+	private final Streams streams;
+
+	private final WatchSettings settings;
+
+	private final Reachability reachability;
+
+	private final Interest interest = new Interest(System::nanoTime);
+
+	private final SerialThread thread = new SerialThread("ballast-watch-read");
+
+	/** The services this node follows, and how far; touched only on the reader thread. */
+	private final Map<String, Followed> followed = new HashMap<>();
+
+	/**
+	 * Blocking queries that arrived during an outage for a service this node did not
+	 * follow: they wait for their timeout, or for the database to come back. Touched only
+	 * on the reader thread.
+	 */
+	private final List<Waiter> waitingForDatabase = new ArrayList<>();
+
+	private final Set<String> poked = ConcurrentHashMap.newKeySet();
+
+	private final AtomicBoolean pokeScheduled = new AtomicBoolean();
+
+	private volatile boolean running;
+
+	ChangeFollower(ChangeReader reader, Streams streams, WatchSettings settings, Reachability reachability) {
+		this.reader = reader;
+		this.streams = streams;
+		this.settings = settings;
+		this.reachability = reachability;
+	}
+
+	/**
+	 * Follows the stream's services, reads what it missed if the delivering thread no
+	 * longer holds it, and hands the stream over. The future fails with the reason (an
+	 * unknown service, the database) when it cannot.
+	 */
+	CompletableFuture<Void> open(Watcher watcher) {
+		watcher.services().forEach(interest::acquire);
+		CompletableFuture<Void> opened = new CompletableFuture<>();
+		thread.execute(() -> {
+			try {
+				Map<String, List<Change>> logged = new HashMap<>();
+				for (String service : watcher.services()) {
+					follow(service);
+					Long from = watcher.resumeFrom(service);
+					if (from != null) {
+						missed(service, from).ifPresent(changes -> logged.put(service, changes));
+					}
+				}
+				streams.open(watcher, logged, opened);
+			}
+			catch (RuntimeException ex) {
+				opened.completeExceptionally(ex);
+			}
+		}, () -> opened.completeExceptionally(new IllegalStateException("the watch feed is stopped")));
+		return opened;
+	}
+
+	/** Forgets a stream that ended. */
+	void closed(Watcher watcher) {
+		watcher.services().forEach(interest::release);
+		streams.closed(watcher);
+	}
+
+	/** Follows the waiter's service and lets the delivering thread answer it. */
+	void await(Waiter waiter) {
+		interest.acquire(waiter.service());
+		thread.execute(() -> startWaiting(waiter));
+	}
+
+	/** Forgets a blocking query that was answered or timed out. */
+	void forget(Waiter waiter) {
+		interest.release(waiter.service());
+		thread.execute(() -> {
+			waitingForDatabase.remove(waiter);
+			streams.forget(waiter);
+		});
+	}
+
+	/** Some node committed changes to these services: read them. */
+	void poke(Collection<String> services) {
+		poked.addAll(services);
+		if (pokeScheduled.compareAndSet(false, true)) {
+			thread.execute(() -> {
+				// Cleared before taking the batch: a poke after this point schedules
+				// another read, so none is left behind.
+				pokeScheduled.set(false);
+				List<String> batch = new ArrayList<>(poked);
+				poked.removeAll(batch);
+				read(batch);
+			}, () -> pokeScheduled.set(false));
+		}
+	}
+
+	/**
+	 * Compares this node's revisions with the database and reads whatever it missed (a
+	 * lost notification, a reconnected listener); forgets services nobody wants.
+	 */
+	void catchUp() {
+		if (!reachability.reachable()) {
+			// Nothing can be read; the database's return triggers a catch-up of its own.
+			return;
+		}
+		thread.execute(() -> {
+			long cutoff = System.nanoTime() - settings.idleServiceTimeout().toNanos();
+			followed.keySet().removeIf(service -> {
+				boolean idle = interest.idleSince(service, cutoff);
+				if (idle) {
+					streams.forget(service);
+				}
+				return idle;
+			});
+			if (followed.isEmpty()) {
+				return;
+			}
+			Map<String, Long> stored = reader.revisions(new ArrayList<>(followed.keySet()));
+			read(stored.entrySet()
+				.stream()
+				.filter(entry -> entry.getValue() > followed.get(entry.getKey()).revision())
+				.map(Map.Entry::getKey)
+				.toList());
+		});
+	}
+
+	/**
+	 * Streams are told first that they are live again, then get what they missed;
+	 * blocking queries that could not wait on this node's state wait on it now.
+	 */
+	@EventListener
+	void on(DatabaseRestored restored) {
+		streams.restored();
+		thread.execute(() -> {
+			List<Waiter> waiting = List.copyOf(waitingForDatabase);
+			waitingForDatabase.clear();
+			waiting.forEach(this::startWaiting);
+		});
+		catchUp();
+	}
+
+	private void startWaiting(Waiter waiter) {
+		try {
+			follow(waiter.service());
+			streams.await(waiter);
+		}
+		catch (RuntimeException ex) {
+			if (!reachability.reachable() && ConnectionFailure.isCauseOf(ex)) {
+				waitingForDatabase.add(waiter);
+			}
+			else {
+				waiter.result().setErrorResult(ex);
+			}
+		}
+	}
+
+	/**
+	 * Loads the service's state and hands it over, unless this node follows it already.
+	 */
+	private Followed follow(String service) {
+		Followed position = followed.get(service);
+		if (position == null) {
+			InstanceList state = reader.load(service);
+			position = new Followed(state.revision(), settings.recentChanges());
+			followed.put(service, position);
+			streams.reset(state);
+		}
+		return position;
+	}
+
+	/**
+	 * The changes after {@code from} read from the log, when the delivering thread will
+	 * no longer hold them in memory; empty when it will, or when {@code from} is not a
+	 * position of this service (then the stream starts with a snapshot).
+	 */
+	private Optional<List<Change>> missed(String service, long from) {
+		Followed position = followed.get(service);
+		if (from > position.revision()) {
+			// The client may come from a node that has read further than this one.
+			read(List.of(service));
+		}
+		if (from < 0 || from >= position.heldAfter()) {
+			return Optional.empty();
+		}
+		return Optional.of(reader.between(service, from, position.revision()));
+	}
+
+	private void read(List<String> services) {
+		Map<String, Long> positions = new LinkedHashMap<>();
+		services.stream()
+			.filter(followed::containsKey)
+			.forEach(service -> positions.put(service, followed.get(service).revision()));
+		while (!positions.isEmpty()) {
+			List<Change> changes = reader.after(positions);
+			Map<String, List<Change>> byService = new LinkedHashMap<>();
+			changes.forEach(change -> byService.computeIfAbsent(change.service(), s -> new ArrayList<>()).add(change));
+			byService.forEach(this::handOver);
+			if (changes.size() < ChangeReader.BATCH) {
+				return;
+			}
+			positions.replaceAll((service, revision) -> followed.get(service).revision());
+		}
+	}
+
+	/** Hands over the changes that follow on what was handed over before, in order. */
+	private void handOver(String service, List<Change> changes) {
+		Followed position = followed.get(service);
+		List<Change> next = new ArrayList<>(changes.size());
+		for (Change change : changes) {
+			if (change.revision() <= position.revision()) {
+				continue;
+			}
+			if (change.revision() != position.revision() + 1) {
+				// A revision in between is gone from the log: start over from the state.
+				// What came before the gap is handed over first, so that a failed load
+				// leaves this position and the delivering thread's in agreement.
+				log.info("Change log of {} no longer holds revision {}; reloading its state", service,
+						position.revision() + 1);
+				if (!next.isEmpty()) {
+					streams.apply(service, next);
+				}
+				InstanceList state = reader.load(service);
+				position.reset(state.revision());
+				streams.reset(state);
+				return;
+			}
+			position.applied(change.revision());
+			next.add(change);
+		}
+		if (!next.isEmpty()) {
+			streams.apply(service, next);
+		}
+	}
+
+	@Override
+	public void start() {
+		if (thread.restart()) {
+			// What this node followed may be stale after a pause; it is loaded afresh.
+			followed.clear();
+			waitingForDatabase.clear();
+		}
+		running = true;
+	}
+
+	/** Blocking queries still waiting for the database are told to retry elsewhere. */
+	@Override
+	public void stop() {
+		running = false;
+		thread.execute(() -> {
+			waitingForDatabase.forEach(waiter -> waiter.result()
+				.setErrorResult(new OverloadedException("the node is stopping; retry on another node")));
+			waitingForDatabase.clear();
+		});
+		thread.stop();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return running;
+	}
+
+}

@@ -1,0 +1,121 @@
+package dev.ballast.watch;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import tools.jackson.databind.ObjectMapper;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Queues events to a stream on the delivering thread: moves the stream's position,
+ * records what a named subscriber was delivered, and replaces the backlog of a stream
+ * that fell a whole queue behind with one snapshot per service.
+ */
+@Component
+class EventSender {
+
+	private final Subscribers subscribers;
+
+	private final ObjectMapper json;
+
+	private final Counter resynchronized;
+
+	EventSender(Subscribers subscribers, ObjectMapper json, MeterRegistry meters) {
+		this.subscribers = subscribers;
+		this.json = json;
+		this.resynchronized = Counter.builder("ballast.watch.resynchronized")
+			.description("Streams that fell a whole queue behind and were sent a snapshot instead")
+			.register(meters);
+	}
+
+	/**
+	 * A new stream's first events for one service: exactly the changes it missed since
+	 * the position it resumes from, or a snapshot.
+	 * @param logged the changes after that position read from the log, or {@code null}
+	 */
+	void initial(Watcher watcher, ServiceFeed feed, List<Change> logged, Function<String, ServiceFeed> feeds) {
+		Long from = watcher.resumeFrom(feed.service());
+		List<Change> missed = from == null ? null : missedSince(feed, from, logged);
+		if (missed == null) {
+			snapshot(watcher, feed, feeds);
+		}
+		else {
+			for (Change change : missed) {
+				change(watcher, change, null, feeds);
+			}
+		}
+	}
+
+	/**
+	 * Exactly the changes after {@code from}, from memory or from what was read from the
+	 * log up to this revision; null when neither holds all of them.
+	 */
+	static List<Change> missedSince(ServiceFeed feed, long from, List<Change> logged) {
+		Optional<List<Change>> held = feed.changesAfter(from);
+		if (held.isPresent()) {
+			return held.get();
+		}
+		if (logged == null || from < 0 || from > feed.revision()) {
+			return null;
+		}
+		for (int i = 0; i < logged.size(); i++) {
+			if (logged.get(i).revision() != from + 1 + i) {
+				return null;
+			}
+		}
+		return logged.size() == feed.revision() - from ? logged : null;
+	}
+
+	void snapshot(Watcher watcher, ServiceFeed feed, Function<String, ServiceFeed> feeds) {
+		watcher.advance(feed.service(), feed.revision());
+		delivered(watcher, feed.service(), feed.revision());
+		frame(watcher,
+				EventFrame.of(watcher.eventId(feed.service()), "snapshot", feed.snapshotData(json::writeValueAsString)),
+				feeds);
+	}
+
+	/**
+	 * @param singleServiceFrame the change's frame for a stream of one service, rendered
+	 * once for all of them; or {@code null}
+	 */
+	void change(Watcher watcher, Change change, byte[] singleServiceFrame, Function<String, ServiceFeed> feeds) {
+		watcher.advance(change.service(), change.revision());
+		delivered(watcher, change.service(), change.revision());
+		byte[] frame = singleServiceFrame != null && !watcher.multiplexed() ? singleServiceFrame
+				: EventFrame.of(watcher.eventId(change.service()), change.eventName(), change.data());
+		frame(watcher, frame, feeds);
+	}
+
+	/** Queues a frame, or resynchronizes the stream when its queue is full. */
+	void frame(Watcher watcher, byte[] frame, Function<String, ServiceFeed> feeds) {
+		if (!watcher.offer(frame)) {
+			resynchronize(watcher, feeds);
+		}
+	}
+
+	/**
+	 * A stream fell a whole queue behind: its queued events are replaced by one snapshot
+	 * per service, which brings it to the same state with less to send.
+	 */
+	private void resynchronize(Watcher watcher, Function<String, ServiceFeed> feeds) {
+		resynchronized.increment();
+		watcher.discardQueued();
+		for (String service : watcher.services()) {
+			ServiceFeed feed = feeds.apply(service);
+			if (feed != null) {
+				snapshot(watcher, feed, feeds);
+			}
+		}
+	}
+
+	private void delivered(Watcher watcher, String service, long revision) {
+		if (watcher.subscriber() != null) {
+			subscribers.delivered(service, watcher.subscriber(), revision);
+		}
+	}
+
+}

@@ -1,0 +1,239 @@
+package dev.ballast.watch;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.ballast.database.DatabaseLost;
+import dev.ballast.database.Reachability;
+import dev.ballast.instance.InstanceList;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * The open streams and waiting blocking queries of this node, and the one delivering
+ * thread that serves them: it applies the changes {@link ChangeFollower} read, in
+ * revision order, to each service's state and queues them to every watcher of the
+ * service; it sends a new stream its snapshot or exactly what it missed; it answers
+ * waiting queries. It never reads the database, so a slow database never holds up the
+ * delivery of what has been read.
+ */
+@Component
+class Streams implements SmartLifecycle {
+
+	private final AppliedServices applied;
+
+	private final EventSender sender;
+
+	private final WatchSettings settings;
+
+	private final Reachability reachability;
+
+	private final SerialThread thread = new SerialThread("ballast-watch-feed");
+
+	/** The services followed, with their watchers and waiters; delivering thread only. */
+	private final Map<String, ServiceFeed> feeds = new HashMap<>();
+
+	/** Streams that were sent their first events and receive every change since. */
+	private final Set<Watcher> live = ConcurrentHashMap.newKeySet();
+
+	private volatile boolean running;
+
+	Streams(AppliedServices applied, EventSender sender, WatchSettings settings, Reachability reachability) {
+		this.applied = applied;
+		this.sender = sender;
+		this.settings = settings;
+		this.reachability = reachability;
+	}
+
+	/** The streams live now; any thread may go through them. */
+	Set<Watcher> live() {
+		return Collections.unmodifiableSet(live);
+	}
+
+	/**
+	 * Sends a stream whose services are all followed its first events, a snapshot of each
+	 * service or, when it resumes, exactly the changes it missed (from memory, or from
+	 * {@code logged}, read for it), then makes it live.
+	 */
+	void open(Watcher watcher, Map<String, List<Change>> logged, CompletableFuture<Void> opened) {
+		thread.execute(() -> {
+			if (!watcher.open()) {
+				// Closed while its services were read (the request gave up).
+				opened.complete(null);
+				return;
+			}
+			// Every event id of a multiplexed stream carries all positions the client
+			// resumed from, including those of services whose missed changes come later.
+			for (String service : watcher.services()) {
+				Long from = watcher.resumeFrom(service);
+				if (from != null) {
+					watcher.advance(service, from);
+				}
+			}
+			for (String service : watcher.services()) {
+				ServiceFeed feed = feeds.get(service);
+				sender.initial(watcher, feed, logged.get(service), feeds::get);
+				feed.watchers().add(watcher);
+			}
+			if (!reachability.reachable()) {
+				sender.frame(watcher, EventFrame.stale(true), feeds::get);
+			}
+			live.add(watcher);
+			opened.complete(null);
+		}, () -> opened.completeExceptionally(new IllegalStateException("the watch feed is stopped")));
+	}
+
+	/**
+	 * Forgets a stream that ended. Safe from any thread: a stream that ends before
+	 * {@link #open} runs is not opened, and one that ends after is removed after it.
+	 */
+	void closed(Watcher watcher) {
+		live.remove(watcher);
+		thread.execute(() -> {
+			// Again here: it may have ended between open's check and its going live.
+			live.remove(watcher);
+			watcher.services().forEach(service -> {
+				ServiceFeed feed = feeds.get(service);
+				if (feed != null) {
+					feed.watchers().remove(watcher);
+				}
+			});
+		});
+	}
+
+	/** Answers a blocking query of a followed service now, or when a change allows. */
+	void await(Waiter waiter) {
+		thread.execute(() -> {
+			ServiceFeed feed = feeds.get(waiter.service());
+			if (!waiter.offer(feed.current())) {
+				feed.waiters().add(waiter);
+			}
+		});
+	}
+
+	void forget(Waiter waiter) {
+		thread.execute(() -> {
+			ServiceFeed feed = feeds.get(waiter.service());
+			if (feed != null) {
+				feed.waiters().remove(waiter);
+			}
+		});
+	}
+
+	/**
+	 * A service's state as loaded: the start of following it, or a fresh start when the
+	 * log no longer held a revision, after which its watchers get a snapshot.
+	 */
+	void reset(InstanceList state) {
+		thread.execute(() -> {
+			ServiceFeed feed = feeds.get(state.service());
+			if (feed == null) {
+				feeds.put(state.service(), new ServiceFeed(state, settings.recentChanges()));
+				applied.publish(state);
+				return;
+			}
+			feed.reset(state);
+			applied.publish(feed.current());
+			for (Watcher watcher : feed.watchers()) {
+				watcher.discardQueued();
+				watcher.services().forEach(service -> sender.snapshot(watcher, feeds.get(service), feeds::get));
+				watcher.drain();
+			}
+			feed.waiters().removeIf(waiter -> waiter.offer(feed.current()));
+		});
+	}
+
+	/** The next changes of a service, read in order and without a gap. */
+	void apply(String service, List<Change> changes) {
+		thread.execute(() -> {
+			ServiceFeed feed = feeds.get(service);
+			for (Change change : changes) {
+				if (!feed.apply(change)) {
+					throw new IllegalStateException("change %d of %s does not follow revision %d"
+						.formatted(change.revision(), service, feed.revision()));
+				}
+			}
+			feed.publish();
+			applied.publish(feed.current());
+			List<byte[]> frames = changes.stream()
+				.map(change -> EventFrame.of(Long.toString(change.revision()), change.eventName(), change.data()))
+				.toList();
+			for (Watcher watcher : feed.watchers()) {
+				for (int i = 0; i < changes.size(); i++) {
+					sender.change(watcher, changes.get(i), frames.get(i), feeds::get);
+				}
+				watcher.drain();
+			}
+			feed.waiters().removeIf(waiter -> waiter.offer(feed.current()));
+		});
+	}
+
+	/** The node no longer follows the service: nobody has wanted it for a while. */
+	void forget(String service) {
+		thread.execute(() -> {
+			feeds.remove(service);
+			applied.forget(service);
+		});
+	}
+
+	/**
+	 * Tells every open stream that what it has is the node's last known state; the
+	 * streams stay open and keep their keepalives.
+	 */
+	@EventListener
+	void on(DatabaseLost lost) {
+		stale(true);
+	}
+
+	/** Tells every open stream that it is live again, before what it missed is read. */
+	void restored() {
+		stale(false);
+	}
+
+	private void stale(boolean stale) {
+		thread.execute(() -> {
+			for (Watcher watcher : live) {
+				sender.frame(watcher, EventFrame.stale(stale), feeds::get);
+				watcher.drain();
+			}
+		});
+	}
+
+	@Override
+	public void start() {
+		if (thread.restart()) {
+			// What this node knew may be stale after a pause; the reader loads it afresh.
+			feeds.clear();
+			applied.clear();
+		}
+		running = true;
+	}
+
+	/**
+	 * Before the web server drains its requests: every stream is told to reconnect
+	 * (elsewhere) and every waiting blocking query is answered with what this node has.
+	 */
+	@Override
+	public void stop() {
+		running = false;
+		live.forEach(watcher -> watcher.finish(EventFrame.reconnect("shutdown", StreamUpkeep.retryMillis())));
+		thread.execute(() -> feeds.values().forEach(feed -> {
+			feed.waiters().forEach(waiter -> waiter.answer(feed.current()));
+			feed.waiters().clear();
+		}));
+		thread.stop();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return running;
+	}
+
+}
