@@ -49,7 +49,7 @@ class ServiceWatchAgainstRegistryTest {
 			Map<String, Integer> picks = pick(watch.balancer(service), 600);
 			assertThat(picks).containsExactlyInAnyOrderEntriesOf(Map.of("a", 300, "b", 200, "c", 100));
 
-			api.patch("/v1/services/%s/instances/a".formatted(service), "{\"weight\":0}");
+			api.patch("/v1/services/%s/instances/a?force=true".formatted(service), "{\"weight\":0}");
 			long revision = api.get("/v1/services/%s/instances".formatted(service)).json().get("revision").asLong();
 			Awaitility.await()
 				.atMost(Duration.ofSeconds(10))
@@ -65,8 +65,8 @@ class ServiceWatchAgainstRegistryTest {
 				assertThat(subscribers.get("subscribers").get(0).get("lag").asLong()).isZero();
 			});
 
-			api.patch("/v1/services/%s/instances/b".formatted(service), "{\"weight\":0}");
-			api.patch("/v1/services/%s/instances/c".formatted(service), "{\"weight\":0}");
+			api.patch("/v1/services/%s/instances/b?force=true".formatted(service), "{\"weight\":0}");
+			api.patch("/v1/services/%s/instances/c?force=true".formatted(service), "{\"weight\":0}");
 			Awaitility.await()
 				.atMost(Duration.ofSeconds(10))
 				.until(() -> watch.instances(service).stream().noneMatch(WatchedInstance::receivesTraffic));

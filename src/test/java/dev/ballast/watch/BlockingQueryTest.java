@@ -35,7 +35,7 @@ class BlockingQueryTest {
 			.supplyAsync(() -> api.get("/v1/services/%s/instances?index=%s&wait=20s".formatted(service, index)));
 		Thread.sleep(300);
 		assertThat(waiting).as("nothing changed yet").isNotDone();
-		api.patch(a, "{\"weight\":0}");
+		api.patch(a + "?force=true", "{\"weight\":0}");
 		Api.Reply answer = waiting.get(5, TimeUnit.SECONDS);
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
 		assertThat(answer.status()).isEqualTo(200);

@@ -35,7 +35,7 @@ class SubscribersTest {
 		try (EventStream stream = EventStream.open(port, "/v1/services/%s/watch?subscriber=nginx-1".formatted(service),
 				null)) {
 			assertThat(stream.nextEvent(Duration.ofSeconds(5)).id()).isEqualTo("1");
-			api.patch(a, "{\"weight\":0}");
+			api.patch(a + "?force=true", "{\"weight\":0}");
 			assertThat(stream.nextEvent(Duration.ofSeconds(5)).id()).isEqualTo("2");
 
 			JsonNode nginx = subscriber(api, service, "nginx-1");

@@ -43,7 +43,7 @@ class WatchStreamTest {
 			assertThat(state.get("instances").valueStream().map(i -> i.get("id").asString())).containsExactly("a", "b");
 			assertThat(state.get("instances").get(0).get("weight").isInt()).isTrue();
 
-			api.patch(a, "{\"weight\":0}");
+			api.patch(a + "?force=true", "{\"weight\":0}");
 			Event upsert = stream.nextEvent(SOON);
 			assertThat(upsert.name()).isEqualTo("upsert");
 			assertThat(upsert.id()).isEqualTo("3");
