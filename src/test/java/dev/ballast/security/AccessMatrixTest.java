@@ -18,6 +18,7 @@ import java.util.function.Function;
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
 import dev.ballast.support.RegistryTest;
+import dev.ballast.support.ServedEndpoints;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -172,14 +173,7 @@ class AccessMatrixTest {
 
 	@Test
 	void everyEndpointTheApplicationServesHasADecisionInThisTable() {
-		Set<String> served = new TreeSet<>();
-		mappings.getHandlerMethods().forEach((info, handler) -> {
-			if (handler.getBeanType().getPackageName().startsWith("dev.ballast")) {
-				for (String pattern : info.getPatternValues()) {
-					info.getMethodsCondition().getMethods().forEach(method -> served.add(method + " " + pattern));
-				}
-			}
-		});
+		Set<String> served = ServedEndpoints.of(mappings);
 		Set<String> decided = new TreeSet<>();
 		ENDPOINTS.stream().filter(e -> e.pattern().startsWith("/v1/")).forEach(e -> decided.add(e.key()));
 		assertThat(served).isEqualTo(decided);
