@@ -16,6 +16,7 @@ import dev.ballast.support.Admin;
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
 import dev.ballast.support.OtherNode;
+import dev.ballast.support.Registration;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -49,9 +50,6 @@ class WriteEndpointsFuzzTest {
 	 * would be dropped.
 	 */
 	private static final Duration FIXTURE_LIFE = Duration.ofSeconds(20);
-
-	private static final String REGISTRATION = "{\"address\":\"10.0.0.9\",\"port\":8080,\"weight\":100,"
-			+ "\"zone\":\"az-1\",\"metadata\":{\"color\":\"%s\"},\"leaseTtlSeconds\":300}";
 
 	private static OtherNode node;
 
@@ -284,7 +282,13 @@ class WriteEndpointsFuzzTest {
 			String service = Names.service("fuzz");
 			for (String id : List.of("a", "b", "c", "d")) {
 				String color = id.equals("a") || id.equals("b") ? "blue" : "green";
-				assertThat(api.put("/v1/services/%s/instances/%s".formatted(service, id), REGISTRATION.formatted(color))
+				assertThat(api
+					.put("/v1/services/%s/instances/%s".formatted(service, id),
+							Registration.at("10.0.0.9", 8080)
+								.weight(100)
+								.zone("az-1")
+								.metadata("color", color)
+								.leaseTtlSeconds(300))
 					.status()).isEqualTo(201);
 			}
 			// As a poller with ?subscriber=lb-1 would leave it, without waiting for the
