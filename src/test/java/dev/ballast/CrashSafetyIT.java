@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Node;
+import dev.ballast.support.Registration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -142,8 +143,7 @@ class CrashSafetyIT {
 		String labels = metadata.isEmpty() ? "{}" : "{\"color\":\"%s\"}".formatted(metadata.get("color"));
 		assertThat(api
 			.put("/v1/services/%s/instances/%s".formatted(service, id),
-					"{\"address\":\"h\",\"port\":80,\"weight\":%d,\"leaseTtlSeconds\":300,\"metadata\":%s}"
-						.formatted(weight, labels))
+					Registration.at("h", 80).weight(weight).leaseTtlSeconds(300).member("metadata", labels))
 			.status()).isIn(200, 201);
 	}
 
@@ -157,7 +157,7 @@ class CrashSafetyIT {
 			String id = "w%d-%d".formatted(writer, n);
 			try {
 				Api.Reply registered = api.put(WRITES + id,
-						"{\"address\":\"h\",\"port\":80,\"weight\":%d,\"leaseTtlSeconds\":300}".formatted(n % 100));
+						Registration.at("h", 80).weight(n % 100).leaseTtlSeconds(300));
 				if (registered.status() / 100 != 2) {
 					continue;
 				}

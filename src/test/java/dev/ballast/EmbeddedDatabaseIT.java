@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Node;
+import dev.ballast.support.Registration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,8 +34,7 @@ class EmbeddedDatabaseIT {
 		Node first = Node.start(dataDir, log);
 		Api.Reply refused = Api.on(first.port())
 			.put(INSTANCE, "{\"address\":\"127.0.0.1\",\"port\":9000,\"weight\":\"0\"}");
-		Api.Reply created = Api.on(first.port())
-			.put(INSTANCE, "{\"address\":\"127.0.0.1\",\"port\":9000,\"weight\":0}");
+		Api.Reply created = Api.on(first.port()).put(INSTANCE, Registration.at("127.0.0.1", 9000).weight(0));
 		assertThat(refused.status()).isEqualTo(422);
 		assertThat(refused.json().get("errors").get(0).get("pointer").asString()).isEqualTo("/weight");
 		assertThat(created.status()).isEqualTo(201);

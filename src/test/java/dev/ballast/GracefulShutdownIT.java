@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
 import dev.ballast.support.Node;
+import dev.ballast.support.Registration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -45,7 +46,7 @@ class GracefulShutdownIT {
 		Map<String, Integer> writesInFlight;
 		Node node = Node.start(dataDir, firstLog, "--ballast.lease.flush-interval=1h");
 		Api api = Api.on(node.port());
-		Api.Reply registered = api.put(INSTANCE, "{\"address\":\"h\",\"port\":80,\"leaseTtlSeconds\":300}");
+		Api.Reply registered = api.put(INSTANCE, Registration.at("h", 80).leaseTtlSeconds(300));
 		assertThat(registered.status()).isEqualTo(201);
 		Instant registeredExpiry = Instant.parse(registered.json().get("leaseExpiresAt").asString());
 		Thread.sleep(1_500);
@@ -146,7 +147,7 @@ class GracefulShutdownIT {
 			Api.Reply reply;
 			try {
 				reply = api.put("/v1/services/calm-writes/instances/" + id,
-						"{\"address\":\"h\",\"port\":80,\"weight\":%d,\"leaseTtlSeconds\":300}".formatted(weight));
+						Registration.at("h", 80).weight(weight).leaseTtlSeconds(300));
 			}
 			catch (RuntimeException ex) {
 				return;

@@ -33,6 +33,14 @@ final class EventStreamParser {
 
 		void retry(Duration delay);
 
+		/**
+		 * A comment line, without its leading colon. The client has no use for them; the
+		 * registry's end-to-end tests, which read streams with this parser, count
+		 * keepalives by them.
+		 */
+		default void comment(String text) {
+		}
+
 	}
 
 	private static final char BYTE_ORDER_MARK = '\uFEFF';
@@ -130,7 +138,10 @@ final class EventStreamParser {
 		if (text.isEmpty()) {
 			dispatch();
 		}
-		else if (text.charAt(0) != ':') {
+		else if (text.charAt(0) == ':') {
+			listener.comment(text.substring(1));
+		}
+		else {
 			int colon = text.indexOf(':');
 			String field = (colon < 0) ? text : text.substring(0, colon);
 			String value = (colon < 0) ? "" : text.substring(colon + 1);

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @RegistryTest
 class AuditLogTest {
 
-	private static final String INSTANCE = "{\"address\":\"10.0.0.1\",\"port\":8080%s}";
+	private static final Registration INSTANCE = Registration.at("10.0.0.1", 8080);
 
 	@LocalServerPort
 	int port;
@@ -44,7 +45,7 @@ class AuditLogTest {
 		String service = Names.service("audit-reg");
 		String a = "/v1/services/%s/instances/a".formatted(service);
 
-		assertThat(api.put(a, INSTANCE.formatted("")).status()).isEqualTo(201);
+		assertThat(api.put(a, INSTANCE).status()).isEqualTo(201);
 		List<JsonNode> events = events(api, "service=" + service);
 		assertThat(events).hasSize(1);
 		JsonNode created = events.getFirst();
@@ -58,7 +59,7 @@ class AuditLogTest {
 		assertThat(created.get("forced").asBoolean()).isFalse();
 		assertThat(created.get("normalizations").isEmpty()).isTrue();
 
-		assertThat(api.put(a, INSTANCE.formatted(",\"weight\":50")).status()).isEqualTo(200);
+		assertThat(api.put(a, INSTANCE.weight(50)).status()).isEqualTo(200);
 		JsonNode replaced = only(events(api, "service=" + service), "instance.replace");
 		assertThat(replaced.get("before").get("weight").asInt()).isEqualTo(100);
 		assertThat(replaced.get("after").get("weight").asInt()).isEqualTo(50);
@@ -75,7 +76,7 @@ class AuditLogTest {
 		Api api = Api.on(port);
 		String service = Names.service("audit-edit");
 		String a = "/v1/services/%s/instances/a".formatted(service);
-		api.put(a, INSTANCE.formatted(""));
+		api.put(a, INSTANCE);
 		String until = Instant.now().plus(Duration.ofHours(1)).toString();
 
 		assertThat(api.patch(a, "{\"weight\":10,\"until\":\"%s\"}".formatted(until)).status()).isEqualTo(200);
@@ -97,7 +98,7 @@ class AuditLogTest {
 		Api api = Api.on(port);
 		String service = Names.service("audit-revert");
 		String a = "/v1/services/%s/instances/a".formatted(service);
-		api.put(a, INSTANCE.formatted(""));
+		api.put(a, INSTANCE);
 		String until = Instant.now().plus(Duration.ofSeconds(1)).toString();
 		assertThat(api.patch(a, "{\"weight\":10,\"until\":\"%s\"}".formatted(until)).status()).isEqualTo(200);
 
@@ -116,10 +117,10 @@ class AuditLogTest {
 		Api api = Api.on(port);
 		String service = Names.service("audit-norm");
 		String a = "/v1/services/%s/instances/a".formatted(service);
-		api.put(a, INSTANCE.formatted(""));
+		api.put(a, INSTANCE);
 		api.patch("/v1/services/" + service, "{\"weightPolicy\":\"NORMALIZE\"}");
 
-		Api.Reply normalized = api.put(a, INSTANCE.formatted(",\"weight\":\"70\""));
+		Api.Reply normalized = api.put(a, INSTANCE.member("weight", "\"70\""));
 		assertThat(normalized.header("Ballast-Normalized")).contains("/weight");
 		JsonNode event = events(api, "service=" + service).getFirst();
 		assertThat(event.get("action").asString()).isEqualTo("instance.replace");
@@ -205,8 +206,7 @@ class AuditLogTest {
 		Api api = Api.on(port);
 		String service = Names.service("audit-release");
 		for (String color : List.of("blue", "green")) {
-			api.put("/v1/services/%s/instances/%s".formatted(service, color),
-					INSTANCE.formatted(",\"metadata\":{\"color\":\"%s\"}".formatted(color)));
+			api.put("/v1/services/%s/instances/%s".formatted(service, color), INSTANCE.metadata("color", color));
 		}
 		Api.Reply started = api.send("POST", "/v1/services/%s/releases".formatted(service),
 				"{\"from\":{\"color\":\"blue\"},\"to\":{\"color\":\"green\"},\"steps\":[10,50,100]}", null);
@@ -234,9 +234,9 @@ class AuditLogTest {
 		Api api = Api.on(port);
 		String service = Names.service("audit-refused");
 		String a = "/v1/services/%s/instances/a".formatted(service);
-		assertThat(api.put(a, INSTANCE.formatted(",\"weight\":\"0\"")).status()).isEqualTo(422);
+		assertThat(api.put(a, INSTANCE.member("weight", "\"0\"")).status()).isEqualTo(422);
 		assertThat(events(api, "service=" + service)).isEmpty();
-		api.put(a, INSTANCE.formatted(""));
+		api.put(a, INSTANCE);
 		assertThat(api.patch(a, "{\"weight\":1.5}").status()).isEqualTo(422);
 		assertThat(api.patch(a, "{\"weight\":5}", "\"999\"").status()).isEqualTo(412);
 		assertThat(actions(events(api, "service=" + service))).containsExactly("instance.create");
@@ -247,9 +247,9 @@ class AuditLogTest {
 		Api api = Api.on(port);
 		String service = Names.service("audit-filter");
 		String other = Names.service("audit-other");
-		api.put("/v1/services/%s/instances/a".formatted(service), INSTANCE.formatted(""));
-		api.put("/v1/services/%s/instances/b".formatted(service), INSTANCE.formatted(""));
-		api.put("/v1/services/%s/instances/a".formatted(other), INSTANCE.formatted(""));
+		api.put("/v1/services/%s/instances/a".formatted(service), INSTANCE);
+		api.put("/v1/services/%s/instances/b".formatted(service), INSTANCE);
+		api.put("/v1/services/%s/instances/a".formatted(other), INSTANCE);
 		Thread.sleep(5);
 		Instant since = Instant.now();
 		Thread.sleep(5);
@@ -275,7 +275,7 @@ class AuditLogTest {
 		Api api = Api.on(port);
 		String service = Names.service("audit-pages");
 		String a = "/v1/services/%s/instances/a".formatted(service);
-		api.put(a, INSTANCE.formatted(""));
+		api.put(a, INSTANCE);
 		for (int weight = 1; weight <= 4; weight++) {
 			api.patch(a, "{\"weight\":%d}".formatted(weight));
 		}
@@ -323,14 +323,14 @@ class AuditLogTest {
 	void echoesASaneRequestIdAndRecordsIt() {
 		Api api = Api.on(port);
 		String service = Names.service("audit-rid");
-		Api.Reply given = api.sendWith("PUT", "/v1/services/%s/instances/a".formatted(service), INSTANCE.formatted(""),
+		Api.Reply given = api.sendWith("PUT", "/v1/services/%s/instances/a".formatted(service), INSTANCE.json(),
 				Map.of("X-Request-Id", "deploy-42:step.1"));
 		assertThat(given.header("X-Request-Id")).contains("deploy-42:step.1");
 		assertThat(events(api, "service=" + service).getFirst().get("requestId").asString())
 			.isEqualTo("deploy-42:step.1");
 
-		Api.Reply replaced = api.sendWith("PUT", "/v1/services/%s/instances/b".formatted(service),
-				INSTANCE.formatted(""), Map.of("X-Request-Id", "not sane!"));
+		Api.Reply replaced = api.sendWith("PUT", "/v1/services/%s/instances/b".formatted(service), INSTANCE.json(),
+				Map.of("X-Request-Id", "not sane!"));
 		String generated = replaced.header("X-Request-Id").orElseThrow();
 		assertThat(generated).isNotEqualTo("not sane!").matches("[A-Za-z0-9._:-]{1,128}");
 		assertThat(events(api, "service=%s&instance=b".formatted(service)).getFirst().get("requestId").asString())
@@ -344,7 +344,7 @@ class AuditLogTest {
 	void retentionDeletesOnlyEventsOlderThanItKeeps() {
 		Api api = Api.on(port);
 		String service = Names.service("audit-retention");
-		api.put("/v1/services/%s/instances/a".formatted(service), INSTANCE.formatted(""));
+		api.put("/v1/services/%s/instances/a".formatted(service), INSTANCE);
 		jdbc.sql("""
 				INSERT INTO audit_event (at, token_id, token_name, action, service, instance)
 				VALUES (now() - interval '91 days', 'old', 'old', 'instance.create', ?, 'old'),
@@ -362,7 +362,7 @@ class AuditLogTest {
 	void theTableRefusesUpdateDeleteAndTruncate() {
 		Api api = Api.on(port);
 		String service = Names.service("audit-append");
-		api.put("/v1/services/%s/instances/a".formatted(service), INSTANCE.formatted(""));
+		api.put("/v1/services/%s/instances/a".formatted(service), INSTANCE);
 
 		assertThatThrownBy(
 				() -> jdbc.sql("UPDATE audit_event SET token_id = 'someone' WHERE service = ?").param(service).update())
@@ -403,8 +403,8 @@ class AuditLogTest {
 	private static String registered(Api api, String prefix, int count) {
 		String service = Names.service(prefix);
 		for (int i = 0; i < count; i++) {
-			assertThat(api.put("/v1/services/%s/instances/i%d".formatted(service, i), INSTANCE.formatted("")).status())
-				.isIn(200, 201);
+			assertThat(api.put("/v1/services/%s/instances/i%d".formatted(service, i), INSTANCE).status()).isIn(200,
+					201);
 		}
 		return service;
 	}

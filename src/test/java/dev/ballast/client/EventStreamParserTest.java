@@ -34,6 +34,12 @@ class EventStreamParserTest {
 	}
 
 	@Test
+	void reportsCommentsWithoutTheirColon() {
+		assertThat(RecordingListener.parse(": keepalive\n\n:\nevent: upsert\n: inside an event\ndata: 1\n\n").comments)
+			.containsExactly(" keepalive", "", " inside an event");
+	}
+
+	@Test
 	void endsLinesAtCrLfAtLfAndAtCr() {
 		String stream = "event: a\r\ndata: 1\r\n\r\nevent: b\rdata: 2\r\revent: c\ndata: 3\n\n";
 

@@ -12,6 +12,8 @@ final class RecordingListener implements EventStreamParser.Listener {
 
 	final List<Duration> retries = new ArrayList<>();
 
+	final List<String> comments = new ArrayList<>();
+
 	@Override
 	public void event(ServerSentEvent event) {
 		events.add(event);
@@ -20,6 +22,11 @@ final class RecordingListener implements EventStreamParser.Listener {
 	@Override
 	public void retry(Duration delay) {
 		retries.add(delay);
+	}
+
+	@Override
+	public void comment(String text) {
+		comments.add(text);
 	}
 
 	/** Parses {@code text} as one chunk from a fresh stream without a previous id. */

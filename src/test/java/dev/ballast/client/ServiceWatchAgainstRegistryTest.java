@@ -9,6 +9,7 @@ import java.util.Map;
 import dev.ballast.support.Admin;
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -30,10 +31,10 @@ class ServiceWatchAgainstRegistryTest {
 		Api api = Api.on(port);
 		String service = Names.service("client");
 		String other = Names.service("client-b");
-		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":1,\"weight\":300}");
-		api.put("/v1/services/%s/instances/b".formatted(service), "{\"address\":\"h\",\"port\":2,\"weight\":200}");
-		api.put("/v1/services/%s/instances/c".formatted(service), "{\"address\":\"h\",\"port\":3,\"weight\":100}");
-		api.put("/v1/services/%s/instances/z".formatted(other), "{\"address\":\"h\",\"port\":4}");
+		api.put("/v1/services/%s/instances/a".formatted(service), Registration.at("h", 1).weight(300));
+		api.put("/v1/services/%s/instances/b".formatted(service), Registration.at("h", 2).weight(200));
+		api.put("/v1/services/%s/instances/c".formatted(service), Registration.at("h", 3).weight(100));
+		api.put("/v1/services/%s/instances/z".formatted(other), Registration.at("h", 4));
 		HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 		try (ServiceWatch watch = ServiceWatch.builder(URI.create("http://127.0.0.1:" + port), http)
 			.services(service, other)

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
 import dev.ballast.support.OtherNode;
+import dev.ballast.support.Registration;
 import dev.ballast.support.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -94,13 +95,11 @@ class DatabaseOutageTest {
 	@Test
 	void servesTheLastKnownStateWhileTheDatabaseIsDownAndRecoversByItself() throws Exception {
 		String instances = "/v1/services/%s/instances".formatted(SERVICE);
-		assertThat(api.put(instances + "/beating", "{\"address\":\"h\",\"port\":1,\"weight\":10,\"leaseTtlSeconds\":5}")
-			.status()).isEqualTo(201);
-		assertThat(api.put(instances + "/silent", "{\"address\":\"h\",\"port\":2,\"weight\":10,\"leaseTtlSeconds\":10}")
-			.status()).isEqualTo(201);
-		assertThat(
-				api.put("/v1/services/%s/instances/q".formatted(QUIET), "{\"address\":\"h\",\"port\":3,\"weight\":1}")
-					.status())
+		assertThat(api.put(instances + "/beating", Registration.at("h", 1).weight(10).leaseTtlSeconds(5)).status())
+			.isEqualTo(201);
+		assertThat(api.put(instances + "/silent", Registration.at("h", 2).weight(10).leaseTtlSeconds(10)).status())
+			.isEqualTo(201);
+		assertThat(api.put("/v1/services/%s/instances/q".formatted(QUIET), Registration.at("h", 3).weight(1)).status())
 			.isEqualTo(201);
 
 		// Fresh reads carry no stale marker, and leave the node their state.
@@ -124,7 +123,7 @@ class DatabaseOutageTest {
 
 			// A write before the node has noticed waits at most for a pooled connection.
 			Api.Reply firstWrite = timed("write right after the database stopped",
-					() -> api.put(instances + "/late", "{\"address\":\"h\",\"port\":4,\"weight\":10}"));
+					() -> api.put(instances + "/late", Registration.at("h", 4).weight(10)));
 			assertUnavailable(firstWrite);
 
 			EventStream.Event stale = stream.nextEvent(SOON);
@@ -132,7 +131,7 @@ class DatabaseOutageTest {
 			assertThat(stale.json().get("stale").booleanValue()).isTrue();
 
 			assertUnavailable(timed("write once the node knows",
-					() -> api.put(instances + "/late", "{\"address\":\"h\",\"port\":4,\"weight\":10}")));
+					() -> api.put(instances + "/late", Registration.at("h", 4).weight(10))));
 			assertUnavailable(
 					timed("edit once the node knows", () -> api.patch(instances + "/beating", "{\"weight\":20}")));
 
@@ -189,7 +188,7 @@ class DatabaseOutageTest {
 			assertThat(live.name()).isEqualTo("stale");
 			assertThat(live.json().get("stale").booleanValue()).isFalse();
 
-			Api.Reply write = api.put(instances + "/late", "{\"address\":\"h\",\"port\":4,\"weight\":10}");
+			Api.Reply write = api.put(instances + "/late", Registration.at("h", 4).weight(10));
 			assertThat(write.status()).isEqualTo(201);
 			EventStream.Event upsert = stream.nextEvent(SOON);
 			assertThat(upsert.name()).isEqualTo("upsert");

@@ -4,6 +4,7 @@ import java.util.List;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.Test;
 
@@ -32,8 +33,8 @@ class ChangeLogTest {
 		String service = Names.service("log");
 		String a = "/v1/services/%s/instances/a".formatted(service);
 
-		api.put(a, "{\"address\":\"h\",\"port\":1,\"weight\":5}");
-		api.put(a, "{\"address\":\"h\",\"port\":1,\"weight\":5}");
+		api.put(a, Registration.at("h", 1).weight(5));
+		api.put(a, Registration.at("h", 1).weight(5));
 		api.put(a, "{\"address\":\"h\",\"port\":1,\"weight\":\"6\"}");
 		api.patch(a, "{\"weight\":6}");
 		api.patch("/v1/services/" + service, "{\"defaultWeight\":9}");

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -86,10 +87,8 @@ class ConcurrentWritesTest {
 			String id = "i-" + (k % 5 == 0 ? "shared" : client + "-" + (k % 3));
 			String path = "/v1/services/%s/instances/%s".formatted(service, id);
 			int status = switch (k % 4) {
-				case 0, 1 -> api
-					.put(path,
-							"{\"address\":\"10.0.0.%d\",\"port\":%d,\"weight\":%d}".formatted(client, 1000 + k, k * 10))
-					.status();
+				case 0, 1 ->
+					api.put(path, Registration.at("10.0.0.%d".formatted(client), 1000 + k).weight(k * 10)).status();
 				case 2 -> api.patch(path, "{\"weight\":%d}".formatted(k)).status();
 				default -> api.delete(path).status();
 			};

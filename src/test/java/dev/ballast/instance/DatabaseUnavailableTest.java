@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +37,7 @@ class DatabaseUnavailableTest {
 		Api api = Api.on(port);
 		String service = Names.service("busy");
 		String path = "/v1/services/%s/instances/a".formatted(service);
-		api.put(path, "{\"address\":\"h\",\"port\":1,\"weight\":1}");
+		api.put(path, Registration.at("h", 1).weight(1));
 		CountDownLatch locked = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
 		Thread holder = Thread.ofVirtual().start(() -> transactions.executeWithoutResult(status -> {
@@ -52,7 +53,7 @@ class DatabaseUnavailableTest {
 		assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
 
 		long started = System.nanoTime();
-		Api.Reply reply = api.put(path, "{\"address\":\"h\",\"port\":1,\"weight\":2}");
+		Api.Reply reply = api.put(path, Registration.at("h", 1).weight(2));
 		long tookMillis = (System.nanoTime() - started) / 1_000_000;
 		release.countDown();
 		holder.join(10_000);

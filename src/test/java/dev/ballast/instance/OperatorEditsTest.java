@@ -2,6 +2,7 @@ package dev.ballast.instance;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,8 +32,7 @@ class OperatorEditsTest {
 		api = Api.on(port);
 		service = Names.service("edit");
 		instance = "/v1/services/%s/instances/a".formatted(service);
-		api.put(instance,
-				"{\"address\":\"10.0.0.1\",\"port\":80,\"weight\":100,\"zone\":\"az-1\",\"metadata\":{\"v\":\"1\",\"team\":\"x\"}}");
+		api.put(instance, Registration.at("10.0.0.1", 80).weight(100).zone("az-1").metadata("v", "1", "team", "x"));
 	}
 
 	@Test
@@ -104,8 +104,7 @@ class OperatorEditsTest {
 		assertThat(reply.json().get("maxUnroutablePercent").intValue()).isEqualTo(30);
 		assertThat(reply.json().get("maxEjectionPercent").intValue()).isEqualTo(10);
 		assertThat(reply.json().get("revision").longValue()).isEqualTo(2);
-		JsonNode next = api.put("/v1/services/%s/instances/b".formatted(service), "{\"address\":\"h\",\"port\":1}")
-			.json();
+		JsonNode next = api.put("/v1/services/%s/instances/b".formatted(service), Registration.at("h", 1)).json();
 		assertThat(next.get("weight").intValue()).isEqualTo(7);
 		assertThat(next.get("leaseTtlSeconds").intValue()).isEqualTo(60);
 	}

@@ -4,6 +4,7 @@ import java.util.stream.Stream;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,7 +46,7 @@ class RegistrationTest {
 	@Test
 	void registersWithIntegerWeightAndCreatesTheService() {
 		Api.Reply reply = api.put(path("10.0.0.5:8080"),
-				"{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":0,\"zone\":\"az-1\",\"metadata\":{\"version\":\"2.4.1\"}}");
+				Registration.at("10.0.0.5", 8080).weight(0).zone("az-1").metadata("version", "2.4.1"));
 
 		assertThat(reply.status()).isEqualTo(201);
 		JsonNode instance = reply.json();
@@ -64,7 +65,7 @@ class RegistrationTest {
 
 	@Test
 	void usesTheServiceDefaultsWhenWeightAndTtlAreLeftOut() {
-		JsonNode instance = api.put(path("a"), "{\"address\":\"h.example\",\"port\":1}").json();
+		JsonNode instance = api.put(path("a"), Registration.at("h.example", 1)).json();
 
 		assertThat(instance.get("weight").intValue()).isEqualTo(100);
 		assertThat(instance.get("effectiveWeight").intValue()).isEqualTo(100);
@@ -75,9 +76,9 @@ class RegistrationTest {
 
 	@Test
 	void replacesAnInstanceAndBumpsTheRevision() {
-		api.put(path("a"), "{\"address\":\"10.0.0.1\",\"port\":80,\"weight\":10}");
+		api.put(path("a"), Registration.at("10.0.0.1", 80).weight(10));
 
-		Api.Reply replaced = api.put(path("a"), "{\"address\":\"10.0.0.1\",\"port\":80,\"weight\":20}");
+		Api.Reply replaced = api.put(path("a"), Registration.at("10.0.0.1", 80).weight(20));
 
 		assertThat(replaced.status()).isEqualTo(200);
 		assertThat(replaced.json().get("weight").intValue()).isEqualTo(20);
@@ -87,7 +88,7 @@ class RegistrationTest {
 
 	@Test
 	void identicalRegistrationOnlyRenewsTheLeaseAndSpendsNoRevision() {
-		String body = "{\"address\":\"10.0.0.1\",\"port\":80,\"weight\":10}";
+		String body = Registration.at("10.0.0.1", 80).weight(10).json();
 		Api.Reply first = api.put(path("a"), body);
 
 		Api.Reply again = api.put(path("a"), body);
@@ -185,8 +186,8 @@ class RegistrationTest {
 
 	@Test
 	void refusesBadServiceAndInstanceNames() {
-		Api.Reply badService = api.put("/v1/services/Bad_Name/instances/a", "{\"address\":\"h\",\"port\":1}");
-		Api.Reply badId = api.put(path("a%20b"), "{\"address\":\"h\",\"port\":1}");
+		Api.Reply badService = api.put("/v1/services/Bad_Name/instances/a", Registration.at("h", 1));
+		Api.Reply badId = api.put(path("a%20b"), Registration.at("h", 1));
 
 		assertThat(badService.status()).isEqualTo(422);
 		assertThat(badService.json().get("errors").get(0).get("pointer").asString()).isEqualTo("#service");
@@ -196,8 +197,8 @@ class RegistrationTest {
 
 	@Test
 	void listsInstancesWithTheirRevisionInBodyAndHeader() {
-		api.put(path("b"), "{\"address\":\"10.0.0.2\",\"port\":80}");
-		api.put(path("a"), "{\"address\":\"10.0.0.1\",\"port\":80}");
+		api.put(path("b"), Registration.at("10.0.0.2", 80));
+		api.put(path("a"), Registration.at("10.0.0.1", 80));
 
 		Api.Reply list = api.get("/v1/services/%s/instances".formatted(service));
 
@@ -210,8 +211,8 @@ class RegistrationTest {
 
 	@Test
 	void listsServicesWithCountsAndTotals() {
-		api.put(path("a"), "{\"address\":\"10.0.0.1\",\"port\":80,\"weight\":30}");
-		api.put(path("b"), "{\"address\":\"10.0.0.2\",\"port\":80,\"weight\":0}");
+		api.put(path("a"), Registration.at("10.0.0.1", 80).weight(30));
+		api.put(path("b"), Registration.at("10.0.0.2", 80).weight(0));
 
 		JsonNode summary = api.get("/v1/services")
 			.json()
@@ -232,7 +233,7 @@ class RegistrationTest {
 
 	@Test
 	void deregistersAndThen404s() {
-		api.put(path("a"), "{\"address\":\"10.0.0.1\",\"port\":80}");
+		api.put(path("a"), Registration.at("10.0.0.1", 80));
 
 		assertThat(api.delete(path("a")).status()).isEqualTo(204);
 		assertThat(api.delete(path("a")).status()).isEqualTo(404);

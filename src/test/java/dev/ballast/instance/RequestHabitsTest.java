@@ -11,6 +11,7 @@ import java.time.Duration;
 
 import dev.ballast.support.Admin;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +32,7 @@ class RequestHabitsTest {
 	@Test
 	void acceptsAChunkedBody() throws Exception {
 		String service = Names.service("chunked");
-		byte[] body = "{\"address\":\"h\",\"port\":80,\"weight\":7}".getBytes();
+		byte[] body = Registration.at("h", 80).weight(7).json().getBytes();
 		HttpRequest request = authorized(uri("/v1/services/%s/instances/a".formatted(service)))
 			.header("Content-Type", "application/json")
 			// No known length: the client sends it chunked.
@@ -49,7 +50,7 @@ class RequestHabitsTest {
 		HttpClient http2 = http(HttpClient.Version.HTTP_2);
 		HttpResponse<String> put = http2.send(authorized(uri("/v1/services/%s/instances/a".formatted(service)))
 			.header("Content-Type", "application/json")
-			.PUT(HttpRequest.BodyPublishers.ofString("{\"address\":\"h\",\"port\":80}"))
+			.PUT(HttpRequest.BodyPublishers.ofString(Registration.at("h", 80).json()))
 			.build(), HttpResponse.BodyHandlers.ofString());
 		HttpResponse<String> get = http2.send(
 				authorized(uri("/v1/services/%s/instances".formatted(service))).GET().build(),
@@ -71,7 +72,7 @@ class RequestHabitsTest {
 		String upgrade = "Authorization: " + Admin.HEADER
 				+ "\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
 				+ "HTTP2-Settings: AAEAAEAAAAIAAAAAAAMAAAAAAAQBAAAAAAUAAEAAAAYABgAA\r\n";
-		String body = "{\"address\":\"h\",\"port\":80,\"weight\":3}";
+		String body = Registration.at("h", 80).weight(3).json();
 		assertThat(statusLine(
 				"PUT /v1/services/%s/instances/a HTTP/1.1\r\nHost: 127.0.0.1\r\n%s".formatted(service, upgrade)
 						+ "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body))
@@ -99,7 +100,7 @@ class RequestHabitsTest {
 	@Test
 	void refusesBodiesOver64KiBWith413() throws Exception {
 		String service = Names.service("large");
-		String huge = "{\"address\":\"h\",\"port\":80,\"metadata\":{\"k\":\"" + "x".repeat(70_000) + "\"}}";
+		String huge = Registration.at("h", 80).metadata("k", "x".repeat(70_000)).json();
 		HttpResponse<String> declared = http(HttpClient.Version.HTTP_1_1)
 			.send(authorized(uri("/v1/services/%s/instances/a".formatted(service)))
 				.header("Content-Type", "application/json")

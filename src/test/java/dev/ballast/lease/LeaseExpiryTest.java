@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import dev.ballast.support.Api;
 import dev.ballast.support.MutableClock;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -86,8 +87,7 @@ class LeaseExpiryTest {
 	}
 
 	private void register(String id, int weight) {
-		assertThat(api.put(path(id), "{\"address\":\"10.0.0.1\",\"port\":80,\"weight\":%d}".formatted(weight)).status())
-			.isEqualTo(201);
+		assertThat(api.put(path(id), Registration.at("10.0.0.1", 80).weight(weight)).status()).isEqualTo(201);
 	}
 
 	private Api.Reply beat(String id) {

@@ -5,6 +5,7 @@ import java.time.Instant;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +33,7 @@ class ScheduledFlushTest {
 		Api api = Api.on(port);
 		String service = Names.service("flush");
 		String path = "/v1/services/%s/instances/a".formatted(service);
-		api.put(path, "{\"address\":\"h\",\"port\":1}");
+		api.put(path, Registration.at("h", 1));
 		Instant registered = lastRenewed(service);
 		Thread.sleep(50);
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Node;
+import dev.ballast.support.Registration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -28,7 +29,7 @@ class DrainRestartIT {
 		Node first = Node.start(dataDir, log);
 		Api api = Api.on(first.port());
 		for (int i = 0; i < 4; i++) {
-			api.put("/v1/services/shop/instances/i" + i, "{\"address\":\"h\",\"port\":80,\"weight\":100}");
+			api.put("/v1/services/shop/instances/i" + i, Registration.at("h", 80).weight(100));
 		}
 		assertThat(api.send("POST", instance + "/drain", "{\"durationSeconds\":8}", null).status()).isEqualTo(202);
 		await().atMost(Duration.ofSeconds(10))

@@ -15,6 +15,7 @@ import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
 import dev.ballast.support.EventStream.Event;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -145,7 +146,7 @@ class ReleaseModesTest {
 		for (int i = 0; i < 8; i++) {
 			String zone = i < 2 ? "az-1" : "az-2";
 			api.put("/v1/services/%s/instances/i%d".formatted(service, i),
-					"{\"address\":\"h\",\"port\":80,\"weight\":100,\"zone\":\"%s\"}".formatted(zone));
+					Registration.at("h", 80).weight(100).zone(zone));
 		}
 		Api.Reply refused = drain(api, service, "i0", "{}");
 		assertThat(refused.status()).as("half of az-1, an eighth of the service").isEqualTo(409);
@@ -231,8 +232,7 @@ class ReleaseModesTest {
 	static String service(Api api, String prefix, int instances, String zone) {
 		String service = Names.service(prefix);
 		for (int i = 0; i < instances; i++) {
-			api.put("/v1/services/%s/instances/i%d".formatted(service, i),
-					"{\"address\":\"h\",\"port\":80,\"weight\":100}");
+			api.put("/v1/services/%s/instances/i%d".formatted(service, i), Registration.at("h", 80).weight(100));
 		}
 		return service;
 	}

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -160,7 +161,7 @@ class ReleasesTest {
 		Api api = Api.on(port);
 		String service = Names.service("until");
 		String a = "/v1/services/%s/instances/a".formatted(service);
-		api.put(a, "{\"address\":\"h\",\"port\":80,\"weight\":100}");
+		api.put(a, Registration.at("h", 80).weight(100));
 		String until = Instant.now().plusSeconds(2).toString();
 		Api.Reply edited = api.patch(a, "{\"weight\":10,\"until\":\"%s\"}".formatted(until));
 		assertThat(edited.status()).isEqualTo(200);
@@ -178,13 +179,12 @@ class ReleasesTest {
 		int[] blue = { 100, 200, 300 };
 		for (int i = 0; i < 3; i++) {
 			api.put("/v1/services/%s/instances/b%d".formatted(service, i + 1),
-					"{\"address\":\"h\",\"port\":80,\"weight\":%d,\"metadata\":{\"color\":\"blue\"}}"
-						.formatted(blue[i]));
+					Registration.at("h", 80).weight(blue[i]).metadata("color", "blue"));
 		}
 		api.put("/v1/services/%s/instances/g1".formatted(service),
-				"{\"address\":\"h\",\"port\":81,\"weight\":%d,\"metadata\":{\"color\":\"green\"}}".formatted(green1));
+				Registration.at("h", 81).weight(green1).metadata("color", "green"));
 		api.put("/v1/services/%s/instances/g2".formatted(service),
-				"{\"address\":\"h\",\"port\":81,\"weight\":%d,\"metadata\":{\"color\":\"green\"}}".formatted(green2));
+				Registration.at("h", 81).weight(green2).metadata("color", "green"));
 		return service;
 	}
 

@@ -17,7 +17,9 @@ import java.util.function.Function;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
+import dev.ballast.support.ServedEndpoints;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -98,7 +100,7 @@ class AccessMatrixTest {
 			new Endpoint("GET", "/v1/services/{service}/instances", Need.READ, f -> Call.of(f.instances())),
 			new Endpoint("GET", "/v1/services/{service}/instances/{id}", Need.READ, f -> Call.of(f.instances() + "/x")),
 			new Endpoint("PUT", "/v1/services/{service}/instances/{id}", Need.REGISTER,
-					f -> new Call(f.instances() + "/new", "{\"address\":\"10.0.0.9\",\"port\":80}")),
+					f -> new Call(f.instances() + "/new", Registration.at("10.0.0.9", 80).json())),
 			new Endpoint("DELETE", "/v1/services/{service}/instances/{id}", Need.REGISTER,
 					f -> Call.of(f.instances() + "/x")),
 			new Endpoint("PATCH", "/v1/services/{service}/instances/{id}", Need.OPERATE,
@@ -172,14 +174,7 @@ class AccessMatrixTest {
 
 	@Test
 	void everyEndpointTheApplicationServesHasADecisionInThisTable() {
-		Set<String> served = new TreeSet<>();
-		mappings.getHandlerMethods().forEach((info, handler) -> {
-			if (handler.getBeanType().getPackageName().startsWith("dev.ballast")) {
-				for (String pattern : info.getPatternValues()) {
-					info.getMethodsCondition().getMethods().forEach(method -> served.add(method + " " + pattern));
-				}
-			}
-		});
+		Set<String> served = ServedEndpoints.of(mappings);
 		Set<String> decided = new TreeSet<>();
 		ENDPOINTS.stream().filter(e -> e.pattern().startsWith("/v1/")).forEach(e -> decided.add(e.key()));
 		assertThat(served).isEqualTo(decided);
@@ -208,13 +203,12 @@ class AccessMatrixTest {
 	void aRegistrantIsConfinedToItsScopeForEveryRegistrationCall() throws Exception {
 		String stranger = tokens.get(Caller.STRANGER);
 		Fixture inside = fixture();
-		assertThat(send("PUT", new Call(inside.instances() + "/y", "{\"address\":\"h\",\"port\":1}"), stranger))
+		assertThat(send("PUT", new Call(inside.instances() + "/y", Registration.at("h", 1).json()), stranger))
 			.isEqualTo(403);
 		assertThat(admin.get(inside.instances() + "/y").status()).as("nothing was written").isEqualTo(404);
 		String elsewhere = Names.service("elsewhere");
 		assertThat(send("PUT",
-				new Call("/v1/services/%s/instances/y".formatted(elsewhere), "{\"address\":\"h\",\"port\":1}"),
-				stranger))
+				new Call("/v1/services/%s/instances/y".formatted(elsewhere), Registration.at("h", 1).json()), stranger))
 			.isEqualTo(201);
 	}
 
@@ -222,12 +216,12 @@ class AccessMatrixTest {
 		String service = Names.service(IN_SCOPE);
 		String instances = "/v1/services/" + service + "/instances/";
 		for (String blue : List.of("b1", "b2")) {
-			admin.put(instances + blue, "{\"address\":\"h\",\"port\":1,\"metadata\":{\"color\":\"blue\"}}");
+			admin.put(instances + blue, Registration.at("h", 1).metadata("color", "blue"));
 		}
 		for (String green : List.of("g1", "g2")) {
-			admin.put(instances + green, "{\"address\":\"h\",\"port\":1,\"metadata\":{\"color\":\"green\"}}");
+			admin.put(instances + green, Registration.at("h", 1).metadata("color", "green"));
 		}
-		assertThat(admin.put(instances + "x", "{\"address\":\"h\",\"port\":1}").status()).isEqualTo(201);
+		assertThat(admin.put(instances + "x", Registration.at("h", 1)).status()).isEqualTo(201);
 		Api.Reply release = admin.send("POST", "/v1/services/" + service + "/releases",
 				"{\"from\":{\"color\":\"blue\"},\"to\":{\"color\":\"green\"},\"steps\":[10,50,100]}", null);
 		assertThat(release.status()).isEqualTo(201);

@@ -9,6 +9,7 @@ import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
 import dev.ballast.support.Names;
 import dev.ballast.support.OtherNode;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -125,7 +126,7 @@ class TokensTest {
 		try (OtherNode other = OtherNode.start()) {
 			Api there = Api.on(other.port()).as(secret);
 			String path = "/v1/services/%s/instances/a".formatted(Names.service("leaver"));
-			assertThat(there.put(path, "{\"address\":\"h\",\"port\":1}").status()).isEqualTo(201);
+			assertThat(there.put(path, Registration.at("h", 1)).status()).isEqualTo(201);
 
 			assertThat(admin.delete("/v1/tokens/" + created.json().get("id").asString()).status()).isEqualTo(204);
 
@@ -150,7 +151,7 @@ class TokensTest {
 		Api.Reply created = admin.send("POST", "/v1/tokens", "{\"name\":\"edge\",\"role\":\"reader\"}", null);
 		String secret = created.json().get("token").asString();
 		String service = Names.service("revoked");
-		admin.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":1}");
+		admin.put("/v1/services/%s/instances/a".formatted(service), Registration.at("h", 1));
 		String path = "/v1/services/%s/watch".formatted(service);
 		try (OtherNode other = OtherNode.start();
 				EventStream here = EventStream.open(port, path, null, secret);
@@ -228,7 +229,7 @@ class TokensTest {
 		int refused = 0;
 		Api.Reply last = null;
 		for (int i = 0; i < 20; i++) {
-			Api.Reply reply = limited.put(path, "{\"address\":\"h\",\"port\":%d}".formatted(1000 + i));
+			Api.Reply reply = limited.put(path, Registration.at("h", 1000 + i));
 			if (reply.status() == 429) {
 				refused++;
 				last = reply;

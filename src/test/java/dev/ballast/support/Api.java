@@ -63,6 +63,10 @@ public final class Api {
 		return send("PUT", path, json, null);
 	}
 
+	public Reply put(String path, Registration registration) {
+		return put(path, registration.json());
+	}
+
 	public Reply patch(String path, String json) {
 		return send("PATCH", path, json, null);
 	}

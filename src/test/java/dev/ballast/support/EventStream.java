@@ -1,26 +1,27 @@
 package dev.ballast.support;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
+import dev.ballast.client.EventStreamReader;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A test's view of a server-sent event stream: every line is parsed as the WHATWG spec
- * says, and events and comments are handed to the test in the order they arrived.
+ * A test's view of a server-sent event stream, read by the client's own parser (through
+ * {@link EventStreamReader}): events and comments are handed to the test in the order
+ * they arrived.
  */
 public final class EventStream implements AutoCloseable {
 
@@ -33,11 +34,11 @@ public final class EventStream implements AutoCloseable {
 
 	private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
 
-	private final HttpResponse<Stream<String>> response;
+	private final HttpResponse<InputStream> response;
 
 	private final CompletableFuture<Void> reading;
 
-	private EventStream(HttpResponse<Stream<String>> response) {
+	private EventStream(HttpResponse<InputStream> response) {
 		this.response = response;
 		// A thread of its own: the common pool has one thread on two cores, and a reader
 		// blocks for the life of its stream.
@@ -59,9 +60,12 @@ public final class EventStream implements AutoCloseable {
 			request.header("Last-Event-ID", lastEventId);
 		}
 		try {
-			HttpResponse<Stream<String>> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofLines());
+			HttpResponse<InputStream> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
 			if (response.statusCode() != 200) {
-				String body = String.join("\n", response.body().toList());
+				String body;
+				try (InputStream stream = response.body()) {
+					body = new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+				}
 				throw new AssertionError("watch answered " + response.statusCode() + ": " + body);
 			}
 			return new EventStream(response);
@@ -75,47 +79,27 @@ public final class EventStream implements AutoCloseable {
 		}
 	}
 
-	public HttpResponse<Stream<String>> response() {
+	public HttpResponse<InputStream> response() {
 		return response;
 	}
 
 	private void read() {
-		String id = null;
-		String name = null;
-		List<String> data = new ArrayList<>();
-		boolean sawId = false;
-		try (Stream<String> lines = response.body()) {
-			for (String line : (Iterable<String>) lines::iterator) {
-				if (line.isEmpty()) {
-					if (sawId || !data.isEmpty()) {
-						events.add(new Event(id, name, data.isEmpty() ? null : String.join("\n", data)));
-					}
-					name = null;
-					data = new ArrayList<>();
-					sawId = false;
+		try (InputStream body = response.body()) {
+			EventStreamReader.read(body, new EventStreamReader.Receiver() {
+
+				@Override
+				public void event(String id, String type, String data) {
+					events.add(new Event(id, type, data));
 				}
-				else if (line.startsWith(":")) {
-					events.add(new Event(null, "comment", line.substring(1).strip()));
+
+				@Override
+				public void comment(String text) {
+					events.add(new Event(null, "comment", text.strip()));
 				}
-				else {
-					int colon = line.indexOf(':');
-					String field = colon < 0 ? line : line.substring(0, colon);
-					String value = colon < 0 ? "" : line.substring(colon + 1);
-					value = value.startsWith(" ") ? value.substring(1) : value;
-					switch (field) {
-						case "id" -> {
-							id = value;
-							sawId = true;
-						}
-						case "event" -> name = value;
-						case "data" -> data.add(value);
-						default -> {
-						}
-					}
-				}
-			}
+
+			});
 		}
-		catch (UncheckedIOException ex) {
+		catch (IOException ex) {
 			// The stream was closed by the test or the server.
 		}
 		events.add(Event.END);
@@ -170,16 +154,21 @@ public final class EventStream implements AutoCloseable {
 
 	@Override
 	public void close() {
-		response.body().close();
+		try {
+			response.body().close();
+		}
+		catch (IOException ex) {
+			// Closing is all that was asked; the reader ends either way.
+		}
 		reading.cancel(true);
 	}
 
 	/**
 	 * One event, a comment ({@code name} "comment"), or the end of the stream.
 	 *
-	 * @param id its id, or null
-	 * @param name its type, null for an id-only event
-	 * @param data its data, or null
+	 * @param id the stream's last event id ({@code ""} before any), or null for a comment
+	 * @param name its type, {@code message} when the event named none
+	 * @param data its data, or null for an event that only moves the id
 	 */
 	public record Event(String id, String name, String data) {
 

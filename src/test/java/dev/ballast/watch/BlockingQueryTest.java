@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,7 @@ class BlockingQueryTest {
 		Api api = Api.on(port);
 		String service = Names.service("block");
 		String a = "/v1/services/%s/instances/a".formatted(service);
-		api.put(a, "{\"address\":\"h\",\"port\":80,\"weight\":10}");
+		api.put(a, Registration.at("h", 80).weight(10));
 		Api.Reply first = api.get("/v1/services/%s/instances".formatted(service));
 		String index = first.header("X-Ballast-Index").orElseThrow();
 		assertThat(index).isEqualTo("1");
@@ -49,7 +50,7 @@ class BlockingQueryTest {
 	void returnsTheUnchangedStateAfterTheWait() {
 		Api api = Api.on(port);
 		String service = Names.service("timeout");
-		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		api.put("/v1/services/%s/instances/a".formatted(service), Registration.at("h", 80));
 		long started = System.nanoTime();
 		Api.Reply answer = api.get("/v1/services/%s/instances?index=1&wait=700ms".formatted(service));
 		Duration took = Duration.ofNanos(System.nanoTime() - started);
@@ -62,8 +63,8 @@ class BlockingQueryTest {
 	void anIndexBehindOrAheadOfTheRevisionIsAnsweredAtOnce() {
 		Api api = Api.on(port);
 		String service = Names.service("ahead");
-		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
-		api.put("/v1/services/%s/instances/b".formatted(service), "{\"address\":\"h\",\"port\":81}");
+		api.put("/v1/services/%s/instances/a".formatted(service), Registration.at("h", 80));
+		api.put("/v1/services/%s/instances/b".formatted(service), Registration.at("h", 81));
 		for (String index : new String[] { "0", "1", "1000" }) {
 			long started = System.nanoTime();
 			Api.Reply answer = api.get("/v1/services/%s/instances?index=%s&wait=30s".formatted(service, index));
@@ -76,7 +77,7 @@ class BlockingQueryTest {
 	void refusesBadIndexAndWaitWith400NamingTheParameter() {
 		Api api = Api.on(port);
 		String service = Names.service("badquery");
-		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		api.put("/v1/services/%s/instances/a".formatted(service), Registration.at("h", 80));
 		String[][] cases = { { "index=-1", "#index" }, { "index=abc", "#index" }, { "index=1.5", "#index" },
 				{ "index=1&wait=soon", "#wait" }, { "index=1&wait=-5s", "#wait" }, { "index=1&wait=1h", "#wait" },
 				{ "index=99999999999999999999", "#index" } };
@@ -92,14 +93,14 @@ class BlockingQueryTest {
 		Api api = Api.on(port);
 		String service = Names.service("one");
 		String a = "/v1/services/%s/instances/a".formatted(service);
-		api.put(a, "{\"address\":\"h\",\"port\":80}");
+		api.put(a, Registration.at("h", 80));
 		Api.Reply got = api.get(a);
 		assertThat(got.header("ETag")).hasValue("\"1\"");
 		String index = got.header("X-Ballast-Index").orElseThrow();
 
 		CompletableFuture<Api.Reply> waiting = CompletableFuture
 			.supplyAsync(() -> api.get(a + "?index=%s&wait=20s".formatted(index)));
-		api.put("/v1/services/%s/instances/b".formatted(service), "{\"address\":\"h\",\"port\":81}");
+		api.put("/v1/services/%s/instances/b".formatted(service), Registration.at("h", 81));
 		Thread.sleep(300);
 		assertThat(waiting).as("another instance's change does not answer it").isNotDone();
 		api.patch(a, "{\"weight\":5}");

@@ -2,6 +2,7 @@ package dev.ballast.watch;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,7 @@ class ChangeLogRetentionTest {
 		Api api = Api.on(port);
 		String service = Names.service("retention");
 		String a = "/v1/services/%s/instances/a".formatted(service);
-		api.put(a, "{\"address\":\"h\",\"port\":80}");
+		api.put(a, Registration.at("h", 80));
 		api.patch(a, "{\"weight\":1}");
 		api.patch(a, "{\"weight\":2}");
 		jdbc.sql("UPDATE change_log SET changed_at = now() - interval '2 hours' WHERE service = ? AND revision <= 2")

@@ -6,6 +6,7 @@ import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
 import dev.ballast.support.EventStream.Event;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.Test;
 
@@ -27,9 +28,9 @@ class MultiplexedWatchTest {
 		Api api = Api.on(port);
 		String a = Names.service("mux-a");
 		String b = Names.service("mux-b");
-		api.put("/v1/services/%s/instances/x".formatted(a), "{\"address\":\"h\",\"port\":80}");
-		api.put("/v1/services/%s/instances/y".formatted(b), "{\"address\":\"h\",\"port\":80}");
-		api.put("/v1/services/%s/instances/z".formatted(b), "{\"address\":\"h\",\"port\":81}");
+		api.put("/v1/services/%s/instances/x".formatted(a), Registration.at("h", 80));
+		api.put("/v1/services/%s/instances/y".formatted(b), Registration.at("h", 80));
+		api.put("/v1/services/%s/instances/z".formatted(b), Registration.at("h", 81));
 		String path = "/v1/watch?service=%s&service=%s".formatted(b, a);
 
 		String last;

@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class SubscribersTest {
 		Api api = Api.on(port);
 		String service = Names.service("subs");
 		String a = "/v1/services/%s/instances/a".formatted(service);
-		api.put(a, "{\"address\":\"h\",\"port\":80}");
+		api.put(a, Registration.at("h", 80));
 		try (EventStream stream = EventStream.open(port, "/v1/services/%s/watch?subscriber=nginx-1".formatted(service),
 				null)) {
 			assertThat(stream.nextEvent(Duration.ofSeconds(5)).id()).isEqualTo("1");
@@ -69,7 +70,7 @@ class SubscribersTest {
 		Api api = Api.on(port);
 		String service = Names.service("poller");
 		String a = "/v1/services/%s/instances/a".formatted(service);
-		api.put(a, "{\"address\":\"h\",\"port\":80}");
+		api.put(a, Registration.at("h", 80));
 		api.patch(a, "{\"weight\":3}");
 		Api.Reply reply = api.get("/v1/services/%s/instances?index=1&wait=1s&subscriber=lua-1".formatted(service));
 		assertThat(reply.header("X-Ballast-Index")).hasValue("2");
@@ -86,7 +87,7 @@ class SubscribersTest {
 	void refusesBadAcknowledgements() {
 		Api api = Api.on(port);
 		String service = Names.service("badack");
-		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		api.put("/v1/services/%s/instances/a".formatted(service), Registration.at("h", 80));
 		String path = "/v1/services/%s/subscribers/s1/ack".formatted(service);
 		String[][] cases = { { "{\"revision\":2}", "/revision" }, { "{\"revision\":\"1\"}", "/revision" },
 				{ "{\"revision\":-1}", "/revision" }, { "{\"revision\":1.5}", "/revision" },

@@ -1,13 +1,16 @@
 package dev.ballast.watch;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -16,13 +19,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.ballast.client.EventStreamReader;
 import dev.ballast.support.Admin;
 import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
 import dev.ballast.support.EventStream.Event;
 import dev.ballast.support.Names;
 import dev.ballast.support.OtherNode;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -72,7 +78,7 @@ class TwoNodesWatchTest {
 		Api here = Api.on(port);
 		Api there = Api.on(other.port());
 		String service = Names.service("nodes");
-		here.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		here.put("/v1/services/%s/instances/a".formatted(service), Registration.at("h", 80));
 		try (EventStream onOther = EventStream.open(other.port(), "/v1/services/%s/watch".formatted(service), null);
 				EventStream onThis = EventStream.open(port, "/v1/services/%s/watch".formatted(service), null)) {
 			assertThat(onOther.nextEvent(SOON).name()).isEqualTo("snapshot");
@@ -81,7 +87,7 @@ class TwoNodesWatchTest {
 			Event seenThere = onOther.nextEvent(SOON);
 			assertThat(seenThere.id()).isEqualTo("2");
 			assertThat(seenThere.json().get("weight").asInt()).isEqualTo(7);
-			there.put("/v1/services/%s/instances/b".formatted(service), "{\"address\":\"h\",\"port\":81}");
+			there.put("/v1/services/%s/instances/b".formatted(service), Registration.at("h", 81));
 			assertThat(onThis.nextEvent(SOON).id()).isEqualTo("2");
 			Event seenHere = onThis.nextEvent(SOON);
 			assertThat(seenHere.id()).isEqualTo("3");
@@ -93,7 +99,7 @@ class TwoNodesWatchTest {
 	void concurrentWritersOnBothNodesReachAWatcherInOrderWithoutGaps() throws Exception {
 		String service = Names.service("folded");
 		Api here = Api.on(port);
-		here.put("/v1/services/%s/instances/seed".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		here.put("/v1/services/%s/instances/seed".formatted(service), Registration.at("h", 80));
 		try (EventStream stream = EventStream.open(port, "/v1/services/%s/watch".formatted(service), null)) {
 			Event snapshot = stream.nextEvent(SOON);
 			Map<String, JsonNode> folded = new TreeMap<>();
@@ -115,9 +121,7 @@ class TwoNodesWatchTest {
 						String path = "/v1/services/%s/instances/%s".formatted(service, id);
 						int status = switch (random.nextInt(3)) {
 							case 0 -> api.delete(path).status();
-							default -> api
-								.put(path, "{\"address\":\"h\",\"port\":80,\"weight\":%d}".formatted(writer * 100 + i))
-								.status();
+							default -> api.put(path, Registration.at("h", 80).weight(writer * 100 + i)).status();
 						};
 						statuses.add(status);
 					}
@@ -158,7 +162,7 @@ class TwoNodesWatchTest {
 	void sendsKeepalivesAndEndsOldStreamsWithAReconnectEventThatResumesSeamlessly() {
 		Api api = Api.on(port);
 		String service = Names.service("aging");
-		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		api.put("/v1/services/%s/instances/a".formatted(service), Registration.at("h", 80));
 		String path = "/v1/services/%s/watch".formatted(service);
 		String last;
 		try (EventStream stream = EventStream.open(other.port(), path, null)) {
@@ -184,7 +188,7 @@ class TwoNodesWatchTest {
 		Api api = Api.on(port);
 		String service = Names.service("retained");
 		String a = "/v1/services/%s/instances/a".formatted(service);
-		api.put(a, "{\"address\":\"h\",\"port\":80,\"weight\":1}");
+		api.put(a, Registration.at("h", 80).weight(1));
 		String path = "/v1/services/%s/watch".formatted(service);
 		try (EventStream stream = EventStream.open(other.port(), path, null)) {
 			assertThat(stream.nextEvent(SOON).id()).isEqualTo("1");
@@ -215,7 +219,7 @@ class TwoNodesWatchTest {
 	void shedsWatchersPastTheCapWith503AndRetryAfter() {
 		Api api = Api.on(port);
 		String service = Names.service("capped");
-		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		api.put("/v1/services/%s/instances/a".formatted(service), Registration.at("h", 80));
 		String path = "/v1/services/%s/watch".formatted(service);
 		List<EventStream> open = new ArrayList<>();
 		try {
@@ -247,7 +251,7 @@ class TwoNodesWatchTest {
 		Api api = Api.on(port);
 		String service = Names.service("relisten");
 		String a = "/v1/services/%s/instances/a".formatted(service);
-		api.put(a, "{\"address\":\"h\",\"port\":80}");
+		api.put(a, Registration.at("h", 80));
 		try (EventStream stream = EventStream.open(other.port(), "/v1/services/%s/watch".formatted(service), null)) {
 			assertThat(stream.nextEvent(SOON).name()).isEqualTo("snapshot");
 			int killed = jdbc
@@ -267,7 +271,7 @@ class TwoNodesWatchTest {
 		Api api = Api.on(port);
 		String service = Names.service("slow");
 		String a = "/v1/services/%s/instances/a".formatted(service);
-		api.put(a, "{\"address\":\"h\",\"port\":80}");
+		api.put(a, Registration.at("h", 80));
 		String path = "/v1/services/%s/watch".formatted(service);
 		String bulky = bulkyMetadata();
 		try (OtherNode small = OtherNode.start("ballast.watch.queue-capacity=8"); Socket slow = new Socket()) {
@@ -293,9 +297,9 @@ class TwoNodesWatchTest {
 				// snapshot
 				// that replaced the backlog it could not take.
 				slow.setSoTimeout(10_000);
-				List<String> events = readUntil(slow, "id: " + last);
-				assertThat(events).contains("event: snapshot");
-				assertThat(events.stream().filter("event: snapshot"::equals).count())
+				List<String> events = typesUntil(slow, Long.toString(last));
+				assertThat(events).contains("snapshot");
+				assertThat(events.stream().filter("snapshot"::equals).count())
 					.as("the first snapshot and at least one that replaced the backlog")
 					.isGreaterThanOrEqualTo(2);
 			}
@@ -306,7 +310,7 @@ class TwoNodesWatchTest {
 	void dropsSubscribersNotSeenForTheirTtl() {
 		Api api = Api.on(port);
 		String service = Names.service("ttl");
-		api.put("/v1/services/%s/instances/a".formatted(service), "{\"address\":\"h\",\"port\":80}");
+		api.put("/v1/services/%s/instances/a".formatted(service), Registration.at("h", 80));
 		api.get("/v1/services/%s/instances?subscriber=gone-1".formatted(service));
 		Awaitility.await()
 			.atMost(Duration.ofSeconds(5))
@@ -337,20 +341,59 @@ class TwoNodesWatchTest {
 		return metadata.append('}').toString();
 	}
 
-	private static List<String> readUntil(Socket socket, String line) throws Exception {
-		List<String> seen = new ArrayList<>();
-		BufferedReader reader = new BufferedReader(
-				new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-		String next;
-		while ((next = reader.readLine()) != null) {
-			if (next.startsWith("event: ") || next.startsWith("id: ")) {
-				seen.add(next);
-			}
-			if (next.equals(line)) {
-				return seen;
-			}
+	/**
+	 * The types of the events a raw HTTP/1.1 connection delivers, read with the client's
+	 * parser, up to the event with id {@code id}.
+	 */
+	private static List<String> typesUntil(Socket socket, String id) throws IOException {
+		InputStream in = new BufferedInputStream(socket.getInputStream());
+		boolean chunked = false;
+		for (String header = line(in); !header.isEmpty(); header = line(in)) {
+			chunked |= header.toLowerCase(Locale.ROOT).equals("transfer-encoding: chunked");
 		}
-		throw new AssertionError("stream ended before " + line + "; saw " + seen);
+		List<String> types = new ArrayList<>();
+		AtomicBoolean reached = new AtomicBoolean();
+		EventStreamReader reader = new EventStreamReader(new EventStreamReader.Receiver() {
+
+			@Override
+			public void event(String eventId, String type, String data) {
+				types.add(type);
+				reached.compareAndSet(false, eventId.equals(id));
+			}
+
+			@Override
+			public void comment(String text) {
+			}
+
+		});
+		while (!reached.get()) {
+			byte[] bytes = chunked ? chunk(in) : in.readNBytes(Math.max(1, in.available()));
+			if (bytes.length == 0) {
+				throw new AssertionError("stream ended before id " + id + "; saw " + types);
+			}
+			reader.accept(bytes, 0, bytes.length);
+		}
+		return types;
+	}
+
+	/** The next chunk of a chunked body: empty for the last. */
+	private static byte[] chunk(InputStream in) throws IOException {
+		int size = Integer.parseInt(line(in).split(";", 2)[0].strip(), 16);
+		byte[] bytes = in.readNBytes(size);
+		line(in);
+		return bytes;
+	}
+
+	/** One CRLF-ended line of the HTTP framing, without its end. */
+	private static String line(InputStream in) throws IOException {
+		StringBuilder line = new StringBuilder();
+		for (int c = in.read(); c != '\n'; c = in.read()) {
+			if (c < 0) {
+				throw new EOFException("connection closed mid-line: " + line);
+			}
+			line.append((char) c);
+		}
+		return line.toString().strip();
 	}
 
 }
