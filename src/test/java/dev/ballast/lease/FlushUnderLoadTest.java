@@ -150,11 +150,14 @@ class FlushUnderLoadTest {
 	 */
 	private String register(String service) {
 		jdbc.sql("INSERT INTO service (name) VALUES (?)").param(service).update();
-		jdbc.sql("""
-				INSERT INTO instance (service, id, address, port, weight, effective_weight, nominal_weight, lease_ttl_seconds,
-				                      last_renewed_at, registered_at, revision)
-				SELECT ?, 'i' || n, '10.0.0.1', 80, 100, 100, 100, 30, now(), now(), 1
-				  FROM generate_series(0, ? - 1) AS n""").params(service, INSTANCES_PER_SERVICE).update();
+		jdbc.sql(
+				"""
+						INSERT INTO instance (service, id, address, port, weight, effective_weight, nominal_weight, lease_ttl_seconds,
+						                      last_renewed_at, registered_at, revision)
+						SELECT ?, 'i' || n, '10.0.0.1', 80, 100, 100, 100, 30, now(), now(), 1
+						  FROM generate_series(0, ? - 1) AS n""")
+			.params(service, INSTANCES_PER_SERVICE)
+			.update();
 		return service;
 	}
 

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -81,10 +82,10 @@ class GuardedDoorsTest {
 		Api api = Api.on(port);
 		String service = Names.service("zonezero");
 		for (int i = 0; i < 2; i++) {
-			register(api, service, "a" + i, "{\"address\":\"h\",\"port\":80,\"weight\":100,\"zone\":\"az-1\"}");
+			register(api, service, "a" + i, Registration.at("h", 80).weight(100).zone("az-1"));
 		}
 		for (int i = 0; i < 6; i++) {
-			register(api, service, "b" + i, "{\"address\":\"h\",\"port\":80,\"weight\":100,\"zone\":\"az-2\"}");
+			register(api, service, "b" + i, Registration.at("h", 80).weight(100).zone("az-2"));
 		}
 		Api.Reply refused = weight(api, service, "a0", 0, "");
 		assertThat(refused.status()).as("half of az-1, an eighth of the service").isEqualTo(409);
@@ -95,13 +96,12 @@ class GuardedDoorsTest {
 	void aReRegistrationAtWeightZeroIsGuardedAndTakesForceInItsBody() {
 		Api api = Api.on(port);
 		String service = ReleaseModesTest.service(api, "rereg", 4, null);
-		assertThat(register(api, service, "i0", "{\"address\":\"h\",\"port\":80,\"weight\":0}").status())
-			.isEqualTo(200);
-		Api.Reply refused = register(api, service, "i1", "{\"address\":\"h\",\"port\":80,\"weight\":0}");
+		assertThat(register(api, service, "i0", Registration.at("h", 80).weight(0)).status()).isEqualTo(200);
+		Api.Reply refused = register(api, service, "i1", Registration.at("h", 80).weight(0));
 		assertThat(refused.status()).isEqualTo(409);
 		assertThat(refused.json().get("detail").asString()).contains("\"force\": true");
 		assertThat(instance(api, service, "i1").get("weight").asInt()).isEqualTo(100);
-		assertThat(register(api, service, "i1", "{\"address\":\"h\",\"port\":80,\"weight\":0,\"force\":true}").status())
+		assertThat(register(api, service, "i1", Registration.at("h", 80).weight(0).member("force", "true")).status())
 			.isEqualTo(200);
 		assertThat(latestAudit(api, service).get("forced").asBoolean()).isTrue();
 	}
@@ -111,8 +111,7 @@ class GuardedDoorsTest {
 		Api api = Api.on(port);
 		String service = ReleaseModesTest.service(api, "newzero", 1, null);
 		for (int i = 1; i < 4; i++) {
-			assertThat(register(api, service, "z" + i, "{\"address\":\"h\",\"port\":80,\"weight\":0}").status())
-				.isEqualTo(201);
+			assertThat(register(api, service, "z" + i, Registration.at("h", 80).weight(0)).status()).isEqualTo(201);
 		}
 		assertThat(api.get("/v1/services/" + service).json().get("nominalWeight").asLong()).isEqualTo(100);
 	}
@@ -171,8 +170,8 @@ class GuardedDoorsTest {
 		return api.send("PATCH", "/v1/services/%s/instances/%s%s".formatted(service, id, query), body, null);
 	}
 
-	private static Api.Reply register(Api api, String service, String id, String body) {
-		return api.send("PUT", "/v1/services/%s/instances/%s".formatted(service, id), body, null);
+	private static Api.Reply register(Api api, String service, String id, Registration body) {
+		return api.put("/v1/services/%s/instances/%s".formatted(service, id), body);
 	}
 
 	private static JsonNode instance(Api api, String service, String id) {
