@@ -30,6 +30,9 @@ public enum AdvisoryLock {
 	/** Audit log retention. */
 	AUDIT_PRUNING(0x62616c6c61737407L),
 
+	/** Forgetting idempotent answers older than they are kept. */
+	IDEMPOTENT_ANSWER_PRUNING(0x62616c6c61737408L),
+
 	/**
 	 * Creating the first admin token. Its key has always been the hash of a name,
 	 * computed by the server; it stays so, because the hash is the server's to define.
