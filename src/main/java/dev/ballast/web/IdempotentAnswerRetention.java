@@ -4,11 +4,11 @@ import java.sql.Timestamp;
 import java.time.Clock;
 
 import dev.ballast.database.AdvisoryLock;
+import dev.ballast.database.PeriodicJobs;
 import dev.ballast.database.Pruning;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -30,10 +30,13 @@ class IdempotentAnswerRetention {
 
 	private final TransactionTemplate transactions;
 
-	IdempotentAnswerRetention(JdbcClient jdbc, Clock clock, TransactionTemplate transactions) {
+	private final PeriodicJobs jobs;
+
+	IdempotentAnswerRetention(JdbcClient jdbc, Clock clock, TransactionTemplate transactions, PeriodicJobs jobs) {
 		this.jdbc = jdbc;
 		this.clock = clock;
 		this.transactions = transactions;
+		this.jobs = jobs;
 	}
 
 	/**
@@ -51,12 +54,12 @@ class IdempotentAnswerRetention {
 
 	@Scheduled(fixedDelay = 3_600_000, initialDelay = 60_000)
 	void forgetOldAnswers() {
-		try {
-			prune();
-		}
-		catch (DataAccessException ex) {
-			log.warn("Old idempotent answers not deleted yet: {}", ex.getMessage());
-		}
+		jobs.whenReachable("Idempotent answer retention", () -> {
+			int deleted = prune();
+			if (deleted > 0) {
+				log.info("Deleted {} idempotent answers older than {}", deleted, IdempotencyKeys.KEPT);
+			}
+		});
 	}
 
 }
