@@ -1,19 +1,13 @@
 package dev.ballast.client;
 
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
@@ -71,15 +65,9 @@ public final class ServiceWatch implements AutoCloseable {
 
 	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
-	private static final Logger LOG = System.getLogger(ServiceWatch.class.getName());
-
 	private final WatchedServices services;
 
-	private final Map<String, SmoothWeightedBalancer> balancers;
-
-	private final Consumer<WatchedService> listener;
-
-	private final Acknowledgements acknowledgements;
+	private final ChangeConsumers consumers;
 
 	private final ScheduledExecutorService scheduler;
 
@@ -93,18 +81,11 @@ public final class ServiceWatch implements AutoCloseable {
 		List<String> names = List.copyOf(builder.services);
 		RegistryRequests requests = new RegistryRequests(builder.base, names, builder.subscriber, builder.token,
 				builder.connectTimeout);
-		this.services = new WatchedServices(names, this::applied);
-		this.balancers = new LinkedHashMap<>();
-		if (builder.balanced) {
-			names.forEach((name) -> this.balancers.put(name, new SmoothWeightedBalancer()));
-		}
-		this.listener = builder.listener;
 		this.scheduler = Executors.newSingleThreadScheduledExecutor(
 				(task) -> Thread.ofPlatform().daemon().name("ballast-watch-timer").unstarted(task));
-		this.acknowledgements = (builder.subscriber != null)
-				? new Acknowledgements((service, revision) -> acknowledge(builder.client, requests, service, revision),
-						this.scheduler, builder.ackInterval)
-				: null;
+		this.consumers = new ChangeConsumers(names, builder.balanced, builder.listener, builder.client, requests,
+				builder.subscriber, this.scheduler, builder.ackInterval);
+		this.services = new WatchedServices(names, this.consumers::applied);
 		this.loop = new WatchLoop(builder.client, requests, new ChangeEvents(this.services),
 				new Backoff(FIRST_RECONNECT_DELAY, MAX_RECONNECT_DELAY, RandomGenerator.getDefault()), this.scheduler,
 				builder.idleTimeout);
@@ -166,10 +147,10 @@ public final class ServiceWatch implements AutoCloseable {
 	 */
 	public SmoothWeightedBalancer balancer(String service) {
 		watched(service);
-		if (balancers.isEmpty()) {
+		if (!consumers.balanced()) {
 			throw new IllegalStateException("this watch keeps no balancers; build it with balanced()");
 		}
-		return balancers.get(service);
+		return consumers.balancer(service);
 	}
 
 	/**
@@ -196,39 +177,12 @@ public final class ServiceWatch implements AutoCloseable {
 		}
 	}
 
-	private void applied(WatchedService service) {
-		SmoothWeightedBalancer balancer = balancers.get(service.name());
-		if (balancer != null) {
-			balancer.update(service.instances());
-		}
-		try {
-			listener.accept(service);
-		}
-		catch (RuntimeException ex) {
-			LOG.log(Level.WARNING, "the change listener failed on revision " + service.revision() + " of "
-					+ service.name() + "; the change stays applied", ex);
-		}
-		if (acknowledgements != null) {
-			acknowledgements.applied(service.name(), service.revision());
-		}
-	}
-
 	private String watched(String service) {
 		if (!services.watches(service)) {
 			throw new IllegalArgumentException(
 					"service " + service + " is not watched; this watch follows " + services.names());
 		}
 		return service;
-	}
-
-	private static CompletableFuture<?> acknowledge(HttpClient client, RegistryRequests requests, String service,
-			long revision) {
-		return client.sendAsync(requests.ack(service, revision), HttpResponse.BodyHandlers.discarding())
-			.thenAccept((response) -> {
-				if (response.statusCode() / 100 != 2) {
-					throw new IllegalStateException("the registry answered " + response.statusCode());
-				}
-			});
 	}
 
 	/** Collects what a {@link ServiceWatch} needs; only the services are required. */
