@@ -63,33 +63,25 @@ public final class ServiceWatch implements AutoCloseable {
 
 	private static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(10);
 
-	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
-
 	private final WatchedServices services;
 
 	private final ChangeConsumers consumers;
 
-	private final ScheduledExecutorService scheduler;
-
-	private final WatchLoop loop;
-
-	private final Thread thread;
-
-	private boolean closed;
+	private final WatchThread thread;
 
 	private ServiceWatch(Builder builder) {
 		List<String> names = List.copyOf(builder.services);
 		RegistryRequests requests = new RegistryRequests(builder.base, names, builder.subscriber, builder.token,
 				builder.connectTimeout);
-		this.scheduler = Executors.newSingleThreadScheduledExecutor(
+		ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
 				(task) -> Thread.ofPlatform().daemon().name("ballast-watch-timer").unstarted(task));
 		this.consumers = new ChangeConsumers(names, builder.balanced, builder.listener, builder.client, requests,
-				builder.subscriber, this.scheduler, builder.ackInterval);
+				builder.subscriber, timer, builder.ackInterval);
 		this.services = new WatchedServices(names, this.consumers::applied);
-		this.loop = new WatchLoop(builder.client, requests, new ChangeEvents(this.services),
-				new Backoff(FIRST_RECONNECT_DELAY, MAX_RECONNECT_DELAY, RandomGenerator.getDefault()), this.scheduler,
+		WatchLoop loop = new WatchLoop(builder.client, requests, new ChangeEvents(this.services),
+				new Backoff(FIRST_RECONNECT_DELAY, MAX_RECONNECT_DELAY, RandomGenerator.getDefault()), timer,
 				builder.idleTimeout);
-		this.thread = Thread.ofPlatform().daemon().name("ballast-watch-" + String.join(",", names)).unstarted(loop);
+		this.thread = new WatchThread("ballast-watch-" + String.join(",", names), loop, timer);
 	}
 
 	/**
@@ -105,10 +97,7 @@ public final class ServiceWatch implements AutoCloseable {
 	 * Starts watching on a daemon thread of its own.
 	 * @throws IllegalStateException if the watch was already started or closed
 	 */
-	public synchronized void start() {
-		if (closed || thread.getState() != Thread.State.NEW) {
-			throw new IllegalStateException("a watch starts once, before it is closed");
-		}
+	public void start() {
 		thread.start();
 	}
 
@@ -159,22 +148,7 @@ public final class ServiceWatch implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		synchronized (this) {
-			closed = true;
-		}
-		loop.stop();
-		thread.interrupt();
-		try {
-			if (thread.getState() != Thread.State.NEW) {
-				thread.join(CLOSE_TIMEOUT);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		finally {
-			scheduler.shutdownNow();
-		}
+		thread.close();
 	}
 
 	private String watched(String service) {
