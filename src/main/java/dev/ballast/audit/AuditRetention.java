@@ -3,6 +3,7 @@ package dev.ballast.audit;
 import java.sql.Timestamp;
 import java.time.Clock;
 
+import dev.ballast.database.AdvisoryLock;
 import dev.ballast.database.Pruning;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -16,8 +17,6 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Component
 class AuditRetention {
-
-	private static final long LOCK = 0x62616c6c61737407L;
 
 	private final JdbcClient jdbc;
 
@@ -36,7 +35,7 @@ class AuditRetention {
 	int prune() {
 		jdbc.sql("SET LOCAL ballast.audit_retention = 'on'").update();
 		Timestamp cutoff = Timestamp.from(clock.instant().minus(settings.retention()));
-		return Pruning.olderThan(jdbc, LOCK, """
+		return Pruning.olderThan(jdbc, AdvisoryLock.AUDIT_PRUNING, """
 				DELETE FROM audit_event WHERE id IN (
 				    SELECT id FROM audit_event WHERE at < ? ORDER BY at LIMIT %d)""", cutoff);
 	}

@@ -1,10 +1,10 @@
 package dev.ballast.audit;
 
+import dev.ballast.database.PeriodicJobs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -22,21 +22,21 @@ class AuditSchedule {
 
 	private final AuditRetention retention;
 
-	AuditSchedule(AuditRetention retention) {
+	private final PeriodicJobs jobs;
+
+	AuditSchedule(AuditRetention retention, PeriodicJobs jobs) {
 		this.retention = retention;
+		this.jobs = jobs;
 	}
 
 	@Scheduled(fixedDelayString = "${ballast.audit.prune-interval:1h}", initialDelay = 60_000)
 	void prune() {
-		try {
+		jobs.whenReachable("Audit retention", () -> {
 			int deleted = retention.prune();
 			if (deleted > 0) {
 				log.info("Deleted {} audit events older than the audit retention", deleted);
 			}
-		}
-		catch (DataAccessException ex) {
-			log.warn("Audit retention did not run: {}", ex.getMessage());
-		}
+		});
 	}
 
 }

@@ -1,19 +1,13 @@
 package dev.ballast.client;
 
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
@@ -69,46 +63,25 @@ public final class ServiceWatch implements AutoCloseable {
 
 	private static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(10);
 
-	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
-
-	private static final Logger LOG = System.getLogger(ServiceWatch.class.getName());
-
 	private final WatchedServices services;
 
-	private final Map<String, SmoothWeightedBalancer> balancers;
+	private final ChangeConsumers consumers;
 
-	private final Consumer<WatchedService> listener;
-
-	private final Acknowledgements acknowledgements;
-
-	private final ScheduledExecutorService scheduler;
-
-	private final WatchLoop loop;
-
-	private final Thread thread;
-
-	private boolean closed;
+	private final WatchThread thread;
 
 	private ServiceWatch(Builder builder) {
 		List<String> names = List.copyOf(builder.services);
 		RegistryRequests requests = new RegistryRequests(builder.base, names, builder.subscriber, builder.token,
 				builder.connectTimeout);
-		this.services = new WatchedServices(names, this::applied);
-		this.balancers = new LinkedHashMap<>();
-		if (builder.balanced) {
-			names.forEach((name) -> this.balancers.put(name, new SmoothWeightedBalancer()));
-		}
-		this.listener = builder.listener;
-		this.scheduler = Executors.newSingleThreadScheduledExecutor(
+		ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
 				(task) -> Thread.ofPlatform().daemon().name("ballast-watch-timer").unstarted(task));
-		this.acknowledgements = (builder.subscriber != null)
-				? new Acknowledgements((service, revision) -> acknowledge(builder.client, requests, service, revision),
-						this.scheduler, builder.ackInterval)
-				: null;
-		this.loop = new WatchLoop(builder.client, requests, new ChangeEvents(this.services),
-				new Backoff(FIRST_RECONNECT_DELAY, MAX_RECONNECT_DELAY, RandomGenerator.getDefault()), this.scheduler,
+		this.consumers = new ChangeConsumers(names, builder.balanced, builder.listener, builder.client, requests,
+				builder.subscriber, timer, builder.ackInterval);
+		this.services = new WatchedServices(names, this.consumers::applied);
+		WatchLoop loop = new WatchLoop(builder.client, requests, new ChangeEvents(this.services),
+				new Backoff(FIRST_RECONNECT_DELAY, MAX_RECONNECT_DELAY, RandomGenerator.getDefault()), timer,
 				builder.idleTimeout);
-		this.thread = Thread.ofPlatform().daemon().name("ballast-watch-" + String.join(",", names)).unstarted(loop);
+		this.thread = new WatchThread("ballast-watch-" + String.join(",", names), loop, timer);
 	}
 
 	/**
@@ -124,10 +97,7 @@ public final class ServiceWatch implements AutoCloseable {
 	 * Starts watching on a daemon thread of its own.
 	 * @throws IllegalStateException if the watch was already started or closed
 	 */
-	public synchronized void start() {
-		if (closed || thread.getState() != Thread.State.NEW) {
-			throw new IllegalStateException("a watch starts once, before it is closed");
-		}
+	public void start() {
 		thread.start();
 	}
 
@@ -166,10 +136,10 @@ public final class ServiceWatch implements AutoCloseable {
 	 */
 	public SmoothWeightedBalancer balancer(String service) {
 		watched(service);
-		if (balancers.isEmpty()) {
+		if (!consumers.balanced()) {
 			throw new IllegalStateException("this watch keeps no balancers; build it with balanced()");
 		}
-		return balancers.get(service);
+		return consumers.balancer(service);
 	}
 
 	/**
@@ -178,39 +148,7 @@ public final class ServiceWatch implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		synchronized (this) {
-			closed = true;
-		}
-		loop.stop();
-		thread.interrupt();
-		try {
-			if (thread.getState() != Thread.State.NEW) {
-				thread.join(CLOSE_TIMEOUT);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		finally {
-			scheduler.shutdownNow();
-		}
-	}
-
-	private void applied(WatchedService service) {
-		SmoothWeightedBalancer balancer = balancers.get(service.name());
-		if (balancer != null) {
-			balancer.update(service.instances());
-		}
-		try {
-			listener.accept(service);
-		}
-		catch (RuntimeException ex) {
-			LOG.log(Level.WARNING, "the change listener failed on revision " + service.revision() + " of "
-					+ service.name() + "; the change stays applied", ex);
-		}
-		if (acknowledgements != null) {
-			acknowledgements.applied(service.name(), service.revision());
-		}
+		thread.close();
 	}
 
 	private String watched(String service) {
@@ -219,16 +157,6 @@ public final class ServiceWatch implements AutoCloseable {
 					"service " + service + " is not watched; this watch follows " + services.names());
 		}
 		return service;
-	}
-
-	private static CompletableFuture<?> acknowledge(HttpClient client, RegistryRequests requests, String service,
-			long revision) {
-		return client.sendAsync(requests.ack(service, revision), HttpResponse.BodyHandlers.discarding())
-			.thenAccept((response) -> {
-				if (response.statusCode() / 100 != 2) {
-					throw new IllegalStateException("the registry answered " + response.statusCode());
-				}
-			});
 	}
 
 	/** Collects what a {@link ServiceWatch} needs; only the services are required. */

@@ -26,8 +26,8 @@ public final class Pruning {
 	 * parameter, the cutoff
 	 * @return how many rows were deleted; 0 when another node is pruning
 	 */
-	public static int olderThan(JdbcClient jdbc, long lock, String delete, Timestamp cutoff) {
-		if (!jdbc.sql("SELECT pg_try_advisory_xact_lock(?)").param(lock).query(Boolean.class).single()) {
+	public static int olderThan(JdbcClient jdbc, AdvisoryLock lock, String delete, Timestamp cutoff) {
+		if (!lock.tryTake(jdbc)) {
 			return 0;
 		}
 		int total = 0;

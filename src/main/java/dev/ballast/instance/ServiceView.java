@@ -7,7 +7,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 /** A service's settings with the counts of its instances. */
 @Schema(name = "Service")
-public record ServiceView(@Schema(example = "payments") String name, WeightPolicy weightPolicy, Weight defaultWeight,
+record ServiceView(@Schema(example = "payments") String name, WeightPolicy weightPolicy, Weight defaultWeight,
 		@Schema(minimum = "5", maximum = "300", example = "30") int leaseTtlSeconds,
 		@Schema(minimum = "0", maximum = "100", example = "25") int maxUnroutablePercent,
 		@Schema(minimum = "0", maximum = "100", example = "20") int maxEjectionPercent,

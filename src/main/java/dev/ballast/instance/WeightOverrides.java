@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.ballast.audit.Action;
+import dev.ballast.database.AdvisoryLock;
 import dev.ballast.audit.AuditEntry;
 import dev.ballast.weight.Weight;
 import org.slf4j.Logger;
@@ -24,8 +25,6 @@ import org.springframework.transaction.annotation.Transactional;
 public class WeightOverrides {
 
 	private static final Logger log = LoggerFactory.getLogger(WeightOverrides.class);
-
-	private static final long LOCK = 0x62616c6c61737404L;
 
 	private final JdbcClient jdbc;
 
@@ -61,7 +60,7 @@ public class WeightOverrides {
 	/** Reverts every override whose time has come; returns how many. */
 	@Transactional
 	public int revertDue() {
-		if (!jdbc.sql("SELECT pg_try_advisory_xact_lock(?)").param(LOCK).query(Boolean.class).single()) {
+		if (!AdvisoryLock.WEIGHT_OVERRIDES.tryTake(jdbc)) {
 			return 0;
 		}
 		Instant now = clock.instant();

@@ -1,15 +1,13 @@
 package dev.ballast.lease;
 
-import dev.ballast.database.Reachability;
+import dev.ballast.database.PeriodicJobs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.TransactionException;
 
 /**
  * The timers: flush absorbed heartbeats, then sweep expired leases. While the database is
@@ -28,45 +26,40 @@ class LeaseSchedule {
 
 	private final LeaseSweeper sweeper;
 
-	private final Reachability reachability;
+	private final PeriodicJobs jobs;
 
-	LeaseSchedule(Heartbeats heartbeats, LeaseSweeper sweeper, Reachability reachability) {
+	LeaseSchedule(Heartbeats heartbeats, LeaseSweeper sweeper, PeriodicJobs jobs) {
 		this.heartbeats = heartbeats;
 		this.sweeper = sweeper;
-		this.reachability = reachability;
+		this.jobs = jobs;
 	}
 
 	@Scheduled(fixedDelayString = "${ballast.lease.flush-interval:1s}")
 	void flush() {
-		if (reachability.reachable()) {
-			heartbeats.flush();
-		}
+		jobs.whenReachable("Heartbeat flush", heartbeats::flush);
 	}
 
+	/**
+	 * A failed sweep is retried by the next: it sees the gap in recorded ticks and
+	 * extends leases by it.
+	 */
 	@Scheduled(fixedDelayString = "${ballast.lease.sweep-interval:5s}",
 			initialDelayString = "${ballast.lease.sweep-interval:5s}")
 	void sweep() {
-		if (!reachability.reachable()) {
-			return;
-		}
-		// The flush timer waits until the sweep's transaction has committed, so it never
-		// queues on the row locks the sweep holds until then.
-		if (!heartbeats.exclusively(this::flushAndSweep)) {
-			log.warn("Lease sweep skipped: a lease write of this node did not finish in time");
-		}
+		jobs.whenReachable("Lease sweep", () -> {
+			// The flush timer waits until the sweep's transaction has committed, so it
+			// never queues on the row locks the sweep holds until then.
+			if (!heartbeats.exclusively(this::flushAndSweep)) {
+				log.warn("Lease sweep skipped: a lease write of this node did not finish in time");
+			}
+		});
 	}
 
 	private void flushAndSweep() {
-		try {
-			// This node's own buffered renewals go in first; other nodes' are covered by
-			// the flush allowance. A node that cannot write them judges no lease.
-			if (heartbeats.flush()) {
-				sweeper.sweep();
-			}
-		}
-		catch (DataAccessException | TransactionException ex) {
-			// The next sweep sees the gap in recorded ticks and extends leases by it.
-			log.warn("Lease sweep failed: {}", ex.getMessage());
+		// This node's own buffered renewals go in first; other nodes' are covered by the
+		// flush allowance. A node that cannot write them judges no lease.
+		if (heartbeats.flush()) {
+			sweeper.sweep();
 		}
 	}
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.ballast.database.AdvisoryLock;
 import dev.ballast.instance.Health;
 import dev.ballast.instance.Mode;
 import dev.ballast.weight.Weight;
@@ -24,9 +25,6 @@ import org.springframework.stereotype.Repository;
  */
 @Repository
 class LeaseStore {
-
-	/** Any fixed key shared by all nodes; only the expiry sweep takes it. */
-	static final long SWEEP_LOCK = 0x62616c6c61737401L;
 
 	private final JdbcClient jdbc;
 
@@ -93,7 +91,7 @@ class LeaseStore {
 
 	/** Takes the sweep lock for this transaction; false when another node is sweeping. */
 	boolean tryLeadSweep() {
-		return jdbc.sql("SELECT pg_try_advisory_xact_lock(?)").param(SWEEP_LOCK).query(Boolean.class).single();
+		return AdvisoryLock.LEASE_SWEEP.tryTake(jdbc);
 	}
 
 	/** Records this sweep tick and returns the previous one, if any. */

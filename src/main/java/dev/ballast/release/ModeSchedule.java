@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import dev.ballast.database.AdvisoryLock;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -14,17 +16,15 @@ import org.springframework.stereotype.Repository;
 @Repository
 class ModeSchedule {
 
-	/** Held for a scheduler transaction, so one node at a time applies steps. */
-	private static final long LOCK = 0x62616c6c61737403L;
-
 	private final JdbcClient jdbc;
 
 	ModeSchedule(JdbcClient jdbc) {
 		this.jdbc = jdbc;
 	}
 
+	/** Held for a scheduler transaction, so one node at a time applies steps. */
 	boolean tryLead() {
-		return jdbc.sql("SELECT pg_try_advisory_xact_lock(?)").param(LOCK).query(Boolean.class).single();
+		return AdvisoryLock.MODE_SCHEDULE.tryTake(jdbc);
 	}
 
 	/**

@@ -1,16 +1,12 @@
 package dev.ballast.release;
 
-import dev.ballast.database.Reachability;
+import dev.ballast.database.PeriodicJobs;
 import dev.ballast.instance.WeightOverrides;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.TransactionException;
 
 /** The timer of the mode scheduler and of expiring weight edits. */
 @Component
@@ -18,35 +14,28 @@ import org.springframework.transaction.TransactionException;
 @ConditionalOnBooleanProperty(name = "ballast.release.scheduled", matchIfMissing = true)
 class ReleaseSchedule {
 
-	private static final Logger log = LoggerFactory.getLogger(ReleaseSchedule.class);
-
 	private final ModeScheduler scheduler;
 
 	private final WeightOverrides overrides;
 
-	private final Reachability reachability;
+	private final PeriodicJobs jobs;
 
-	ReleaseSchedule(ModeScheduler scheduler, WeightOverrides overrides, Reachability reachability) {
+	ReleaseSchedule(ModeScheduler scheduler, WeightOverrides overrides, PeriodicJobs jobs) {
 		this.scheduler = scheduler;
 		this.overrides = overrides;
-		this.reachability = reachability;
+		this.jobs = jobs;
 	}
 
+	/**
+	 * Skipped while the database is unreachable, and retried when a tick fails: steps are
+	 * computed from their start time, so the first tick afterwards catches up.
+	 */
 	@Scheduled(fixedDelayString = "${ballast.release.tick-interval:250ms}")
 	void tick() {
-		if (!reachability.reachable()) {
-			// Steps are computed from their start time: the first tick afterwards catches
-			// up.
-			return;
-		}
-		try {
+		jobs.whenReachable("Mode schedule", () -> {
 			scheduler.runDue();
 			overrides.revertDue();
-		}
-		catch (DataAccessException | TransactionException ex) {
-			// Steps are computed from their start time: the next tick catches up.
-			log.warn("Mode steps not applied this tick: {}", ex.getMessage());
-		}
+		});
 	}
 
 }

@@ -9,7 +9,7 @@ import java.util.Set;
  * {@code registrant} reads and, within its service scope, registers, heartbeats and
  * deregisters.
  */
-public enum Role {
+enum Role {
 
 	READER, REGISTRANT, OPERATOR, ADMIN;
 

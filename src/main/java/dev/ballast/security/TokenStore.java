@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
+import dev.ballast.database.AdvisoryLock;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -71,7 +73,7 @@ class TokenStore {
 
 	/** Serializes bootstraps of concurrent nodes on one database. */
 	void lockForBootstrap() {
-		jdbc.sql("SELECT pg_advisory_xact_lock(hashtext('ballast.bootstrap-admin'))").query().singleRow();
+		AdvisoryLock.BOOTSTRAP_ADMIN.take(jdbc);
 	}
 
 	boolean anyAdminValidAt(Instant now) {

@@ -3,10 +3,8 @@ package dev.ballast.watch;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,10 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.ballast.database.ConnectionFailure;
 import dev.ballast.database.DatabaseRestored;
 import dev.ballast.database.Reachability;
-import dev.ballast.instance.InstanceList;
 import dev.ballast.web.OverloadedException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
@@ -39,10 +34,6 @@ import org.springframework.stereotype.Component;
 @Component
 class ChangeFollower implements SmartLifecycle {
 
-	private static final Logger log = LoggerFactory.getLogger(ChangeFollower.class);
-
-	private final ChangeReader reader;
-
 	private final Streams streams;
 
 	private final WatchSettings settings;
@@ -53,8 +44,8 @@ class ChangeFollower implements SmartLifecycle {
 
 	private final SerialThread thread = new SerialThread("ballast-watch-read");
 
-	/** The services this node follows, and how far; touched only on the reader thread. */
-	private final Map<String, Followed> followed = new HashMap<>();
+	/** Touched only on the reader thread. */
+	private final FollowedServices followed;
 
 	/**
 	 * Blocking queries that arrived during an outage for a service this node did not
@@ -70,7 +61,7 @@ class ChangeFollower implements SmartLifecycle {
 	private volatile boolean running;
 
 	ChangeFollower(ChangeReader reader, Streams streams, WatchSettings settings, Reachability reachability) {
-		this.reader = reader;
+		this.followed = new FollowedServices(reader, streams, settings);
 		this.streams = streams;
 		this.settings = settings;
 		this.reachability = reachability;
@@ -88,10 +79,10 @@ class ChangeFollower implements SmartLifecycle {
 			try {
 				Map<String, List<Change>> logged = new HashMap<>();
 				for (String service : watcher.services()) {
-					follow(service);
+					followed.follow(service);
 					Long from = watcher.resumeFrom(service);
 					if (from != null) {
-						missed(service, from).ifPresent(changes -> logged.put(service, changes));
+						followed.missed(service, from).ifPresent(changes -> logged.put(service, changes));
 					}
 				}
 				streams.open(watcher, logged, opened);
@@ -134,7 +125,7 @@ class ChangeFollower implements SmartLifecycle {
 				pokeScheduled.set(false);
 				List<String> batch = new ArrayList<>(poked);
 				poked.removeAll(batch);
-				read(batch);
+				followed.read(batch);
 			}, () -> pokeScheduled.set(false));
 		}
 	}
@@ -150,22 +141,8 @@ class ChangeFollower implements SmartLifecycle {
 		}
 		thread.execute(() -> {
 			long cutoff = System.nanoTime() - settings.idleServiceTimeout().toNanos();
-			followed.keySet().removeIf(service -> {
-				boolean idle = interest.idleSince(service, cutoff);
-				if (idle) {
-					streams.forget(service);
-				}
-				return idle;
-			});
-			if (followed.isEmpty()) {
-				return;
-			}
-			Map<String, Long> stored = reader.revisions(new ArrayList<>(followed.keySet()));
-			read(stored.entrySet()
-				.stream()
-				.filter(entry -> entry.getValue() > followed.get(entry.getKey()).revision())
-				.map(Map.Entry::getKey)
-				.toList());
+			followed.forget(service -> interest.idleSince(service, cutoff));
+			followed.catchUp();
 		});
 	}
 
@@ -186,7 +163,7 @@ class ChangeFollower implements SmartLifecycle {
 
 	private void startWaiting(Waiter waiter) {
 		try {
-			follow(waiter.service());
+			followed.follow(waiter.service());
 			streams.await(waiter);
 		}
 		catch (RuntimeException ex) {
@@ -196,84 +173,6 @@ class ChangeFollower implements SmartLifecycle {
 			else {
 				waiter.result().setErrorResult(ex);
 			}
-		}
-	}
-
-	/**
-	 * Loads the service's state and hands it over, unless this node follows it already.
-	 */
-	private Followed follow(String service) {
-		Followed position = followed.get(service);
-		if (position == null) {
-			InstanceList state = reader.load(service);
-			position = new Followed(state.revision(), settings.recentChanges());
-			followed.put(service, position);
-			streams.reset(state);
-		}
-		return position;
-	}
-
-	/**
-	 * The changes after {@code from} read from the log, when the delivering thread will
-	 * no longer hold them in memory; empty when it will, or when {@code from} is not a
-	 * position of this service (then the stream starts with a snapshot).
-	 */
-	private Optional<List<Change>> missed(String service, long from) {
-		Followed position = followed.get(service);
-		if (from > position.revision()) {
-			// The client may come from a node that has read further than this one.
-			read(List.of(service));
-		}
-		if (from < 0 || from >= position.heldAfter()) {
-			return Optional.empty();
-		}
-		return Optional.of(reader.between(service, from, position.revision()));
-	}
-
-	private void read(List<String> services) {
-		Map<String, Long> positions = new LinkedHashMap<>();
-		services.stream()
-			.filter(followed::containsKey)
-			.forEach(service -> positions.put(service, followed.get(service).revision()));
-		while (!positions.isEmpty()) {
-			List<Change> changes = reader.after(positions);
-			Map<String, List<Change>> byService = new LinkedHashMap<>();
-			changes.forEach(change -> byService.computeIfAbsent(change.service(), s -> new ArrayList<>()).add(change));
-			byService.forEach(this::handOver);
-			if (changes.size() < ChangeReader.BATCH) {
-				return;
-			}
-			positions.replaceAll((service, revision) -> followed.get(service).revision());
-		}
-	}
-
-	/** Hands over the changes that follow on what was handed over before, in order. */
-	private void handOver(String service, List<Change> changes) {
-		Followed position = followed.get(service);
-		List<Change> next = new ArrayList<>(changes.size());
-		for (Change change : changes) {
-			if (change.revision() <= position.revision()) {
-				continue;
-			}
-			if (change.revision() != position.revision() + 1) {
-				// A revision in between is gone from the log: start over from the state.
-				// What came before the gap is handed over first, so that a failed load
-				// leaves this position and the delivering thread's in agreement.
-				log.info("Change log of {} no longer holds revision {}; reloading its state", service,
-						position.revision() + 1);
-				if (!next.isEmpty()) {
-					streams.apply(service, next);
-				}
-				InstanceList state = reader.load(service);
-				position.reset(state.revision());
-				streams.reset(state);
-				return;
-			}
-			position.applied(change.revision());
-			next.add(change);
-		}
-		if (!next.isEmpty()) {
-			streams.apply(service, next);
 		}
 	}
 

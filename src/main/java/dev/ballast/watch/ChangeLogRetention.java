@@ -3,6 +3,7 @@ package dev.ballast.watch;
 import java.sql.Timestamp;
 import java.time.Clock;
 
+import dev.ballast.database.AdvisoryLock;
 import dev.ballast.database.Pruning;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -15,8 +16,6 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Component
 class ChangeLogRetention {
-
-	private static final long LOCK = 0x62616c6c61737402L;
 
 	private final JdbcClient jdbc;
 
@@ -34,7 +33,7 @@ class ChangeLogRetention {
 	@Transactional
 	int prune() {
 		Timestamp cutoff = Timestamp.from(clock.instant().minus(settings.retention()));
-		return Pruning.olderThan(jdbc, LOCK, """
+		return Pruning.olderThan(jdbc, AdvisoryLock.CHANGE_LOG_PRUNING, """
 				DELETE FROM change_log WHERE ctid IN (
 				    SELECT ctid FROM change_log WHERE changed_at < ? LIMIT %d)""", cutoff);
 	}

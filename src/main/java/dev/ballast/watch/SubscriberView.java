@@ -14,7 +14,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param lastSeenAt when it was last connected, polling or acknowledging
  */
 @Schema(name = "Subscriber")
-public record SubscriberView(@Schema(example = "nginx-1") String name,
+record SubscriberView(@Schema(example = "nginx-1") String name,
 		@Schema(minimum = "0", example = "42") long deliveredRevision,
 		@Schema(minimum = "0", example = "41") long ackedRevision, @Schema(minimum = "0", example = "1") long lag,
 		Instant lastSeenAt) {

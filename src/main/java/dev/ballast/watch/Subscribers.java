@@ -125,7 +125,7 @@ public class Subscribers {
 	 * The live subscribers of a service, with what this node has gathered but not yet
 	 * written.
 	 */
-	public SubscriberList list(ServiceName service) {
+	SubscriberList list(ServiceName service) {
 		Long revision = jdbc.query("SELECT revision FROM service WHERE name = ?",
 				rs -> rs.next() ? rs.getLong(1) : null, service.value());
 		if (revision == null) {

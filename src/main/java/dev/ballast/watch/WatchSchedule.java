@@ -1,15 +1,13 @@
 package dev.ballast.watch;
 
-import dev.ballast.database.Reachability;
+import dev.ballast.database.PeriodicJobs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.TransactionException;
 
 /**
  * The watch timers: stream upkeep, catch-up reads, subscriber progress, retention.
@@ -31,55 +29,45 @@ class WatchSchedule {
 
 	private final ChangeLogRetention retention;
 
-	private final Reachability reachability;
+	private final PeriodicJobs jobs;
 
 	WatchSchedule(ChangeFollower follower, StreamUpkeep upkeep, Subscribers subscribers, ChangeLogRetention retention,
-			Reachability reachability) {
-		this.reachability = reachability;
+			PeriodicJobs jobs) {
+		this.jobs = jobs;
 		this.follower = follower;
 		this.upkeep = upkeep;
 		this.subscribers = subscribers;
 		this.retention = retention;
 	}
 
+	/** Serves from memory, so it runs during an outage too. */
 	@Scheduled(fixedDelay = 1000)
 	void tick() {
-		upkeep.tick();
+		jobs.run("Stream upkeep", upkeep::tick);
 	}
 
+	/**
+	 * Checks reachability itself; the database's return triggers a catch-up of its own.
+	 */
 	@Scheduled(fixedDelayString = "${ballast.watch.catch-up-interval:2s}")
 	void catchUp() {
-		follower.catchUp();
+		jobs.run("Change catch-up", follower::catchUp);
 	}
 
+	/** Progress stays in memory until the database is back. */
 	@Scheduled(fixedDelayString = "${ballast.watch.flush-interval:1s}")
 	void flushSubscribers() {
-		if (!reachability.reachable()) {
-			// Progress stays in memory until the database is back.
-			return;
-		}
-		try {
-			subscribers.flush();
-		}
-		catch (DataAccessException | TransactionException ex) {
-			log.warn("Subscriber progress not written yet: {}", ex.getMessage());
-		}
+		jobs.whenReachable("Subscriber progress flush", subscribers::flush);
 	}
 
 	@Scheduled(fixedDelay = 60_000, initialDelay = 60_000)
 	void prune() {
-		if (!reachability.reachable()) {
-			return;
-		}
-		try {
+		jobs.whenReachable("Change log retention", () -> {
 			int deleted = retention.prune();
 			if (deleted > 0) {
 				log.info("Deleted {} changes older than the change log retention", deleted);
 			}
-		}
-		catch (DataAccessException | TransactionException ex) {
-			log.warn("Change log retention did not run: {}", ex.getMessage());
-		}
+		});
 	}
 
 }

@@ -3,14 +3,10 @@ package dev.ballast.watch;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
@@ -31,24 +27,13 @@ import jakarta.servlet.WriteListener;
  */
 final class Watcher implements WriteListener, AsyncListener {
 
-	private final List<String> services;
-
-	private final boolean multiplexed;
+	private final Positions positions;
 
 	private final String subscriber;
 
-	private final Map<String, Long> resumeFrom;
-
-	private final int capacity;
-
 	private final long deadlineNanos;
 
-	/** The last revision sent per service; touched only by the feed thread. */
-	private final Map<String, Long> positions = new TreeMap<>();
-
-	private final ConcurrentLinkedQueue<byte[]> queue = new ConcurrentLinkedQueue<>();
-
-	private final AtomicInteger queued = new AtomicInteger();
+	private final FrameQueue queue;
 
 	private final ReentrantLock writing = new ReentrantLock();
 
@@ -74,17 +59,15 @@ final class Watcher implements WriteListener, AsyncListener {
 			long deadlineNanos, String token, Consumer<Watcher> onClosed) {
 		this.onClosed = onClosed;
 		this.token = token;
-		this.services = List.copyOf(services);
-		this.multiplexed = multiplexed;
+		this.positions = new Positions(services, multiplexed, resumeFrom);
 		this.subscriber = subscriber;
-		this.resumeFrom = Map.copyOf(resumeFrom);
-		this.capacity = capacity;
+		this.queue = new FrameQueue(capacity);
 		this.deadlineNanos = deadlineNanos;
 		this.lastWriteNanos = System.nanoTime();
 	}
 
 	List<String> services() {
-		return services;
+		return positions.services();
 	}
 
 	/** The id of the token that opened the stream. */
@@ -93,7 +76,7 @@ final class Watcher implements WriteListener, AsyncListener {
 	}
 
 	boolean multiplexed() {
-		return multiplexed;
+		return positions.multiplexed();
 	}
 
 	/** The subscriber name the client gave, or {@code null}. */
@@ -103,26 +86,17 @@ final class Watcher implements WriteListener, AsyncListener {
 
 	/** Where the client said it was (Last-Event-ID), per service. */
 	Long resumeFrom(String service) {
-		return resumeFrom.get(service);
+		return positions.resumeFrom(service);
 	}
 
 	/** Records that an event at {@code revision} of {@code service} is being sent. */
 	void advance(String service, long revision) {
-		positions.put(service, revision);
+		positions.advance(service, revision);
 	}
 
-	/**
-	 * The id of the event just advanced to: the revision, or for a stream of several
-	 * services every service's position, {@code a:42,b:17}.
-	 */
+	/** The id of the event just advanced to (see {@link Positions#eventId}). */
 	String eventId(String service) {
-		if (!multiplexed) {
-			return Long.toString(positions.get(service));
-		}
-		return positions.entrySet()
-			.stream()
-			.map(position -> position.getKey() + ":" + position.getValue())
-			.collect(Collectors.joining(","));
+		return positions.eventId(service);
 	}
 
 	/** Starts writing to the response, once the request has gone asynchronous. */
@@ -140,19 +114,12 @@ final class Watcher implements WriteListener, AsyncListener {
 		if (closing || closed.get()) {
 			return true;
 		}
-		if (queued.incrementAndGet() > capacity) {
-			queued.decrementAndGet();
-			return false;
-		}
-		queue.add(frame);
-		return true;
+		return queue.offer(frame);
 	}
 
 	/** Drops everything queued, before the feed queues a fresh snapshot instead. */
 	void discardQueued() {
-		while (queue.poll() != null) {
-			queued.decrementAndGet();
-		}
+		queue.clear();
 	}
 
 	/** Sends a last frame, then ends the stream. */
@@ -160,9 +127,7 @@ final class Watcher implements WriteListener, AsyncListener {
 		if (closing || closed.get()) {
 			return;
 		}
-		discardQueued();
-		queue.add(lastFrame);
-		queued.incrementAndGet();
+		queue.replaceWith(lastFrame);
 		closing = true;
 		drain();
 	}
@@ -211,7 +176,6 @@ final class Watcher implements WriteListener, AsyncListener {
 			if (next == null) {
 				break;
 			}
-			queued.decrementAndGet();
 			output.write(next);
 			unflushed = true;
 		}
@@ -224,7 +188,7 @@ final class Watcher implements WriteListener, AsyncListener {
 	}
 
 	boolean hasQueued() {
-		return queued.get() > 0;
+		return queue.hasQueued();
 	}
 
 	long idleNanos(long now) {

@@ -21,7 +21,6 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.ContentCachingResponseWrapper;
@@ -48,7 +47,7 @@ class IdempotencyKeys extends OncePerRequestFilter {
 	 */
 	private static final int MAX_BODY = 64 * 1024;
 
-	private static final Duration KEPT = Duration.ofHours(24);
+	static final Duration KEPT = Duration.ofHours(24);
 
 	private final JdbcClient jdbc;
 
@@ -145,18 +144,6 @@ class IdempotencyKeys extends OncePerRequestFilter {
 			// The request itself succeeded; a retry without a kept answer is still
 			// idempotent by state.
 			logger.warn("Answer to Idempotency-Key not kept: " + ex.getMessage());
-		}
-	}
-
-	@Scheduled(fixedDelay = 3_600_000, initialDelay = 60_000)
-	void forgetOldAnswers() {
-		try {
-			jdbc.sql("DELETE FROM idempotent_answer WHERE created_at < ?")
-				.param(Timestamp.from(clock.instant().minus(KEPT)))
-				.update();
-		}
-		catch (DataAccessException ex) {
-			logger.warn("Old idempotent answers not deleted yet: " + ex.getMessage());
 		}
 	}
 

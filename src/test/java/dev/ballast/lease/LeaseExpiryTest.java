@@ -6,6 +6,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.ballast.database.AdvisoryLock;
 import dev.ballast.support.Api;
 import dev.ballast.support.MutableClock;
 import dev.ballast.support.Names;
@@ -292,10 +293,7 @@ class LeaseExpiryTest {
 		CountDownLatch held = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
 		Thread otherNode = Thread.ofVirtual().start(() -> transactions.executeWithoutResult(status -> {
-			assertThat(jdbc.sql("SELECT pg_try_advisory_xact_lock(?)")
-				.param(LeaseStore.SWEEP_LOCK)
-				.query(Boolean.class)
-				.single()).isTrue();
+			assertThat(AdvisoryLock.LEASE_SWEEP.tryTake(jdbc)).isTrue();
 			held.countDown();
 			await(release);
 		}));
