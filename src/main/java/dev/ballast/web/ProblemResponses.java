@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -86,6 +87,17 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 	ResponseEntity<Object> badParameter(BadParameterException ex) {
 		return problem(HttpStatus.BAD_REQUEST, BAD_PARAMETER, "A parameter has bad syntax", ex.getMessage(),
 				ex.errors());
+	}
+
+	/**
+	 * Tomcat could not decode the query string: a bad %-escape, or one that is not UTF-8.
+	 */
+	@ExceptionHandler
+	ResponseEntity<Object> badQuery(InvalidParameterException ex) {
+		return problem(HttpStatus.BAD_REQUEST, BAD_PARAMETER, "A parameter has bad syntax",
+				"the query string cannot be decoded: every % must start an escape of two hex digits that spell "
+						+ "UTF-8 (write \" as %22 and % as %25)",
+				null);
 	}
 
 	@ExceptionHandler

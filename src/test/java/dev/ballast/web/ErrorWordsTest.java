@@ -153,6 +153,18 @@ class ErrorWordsTest {
 		}
 	}
 
+	@Test
+	void anUndecodableQueryIsAProblem() throws IOException {
+		for (String index : new String[] { "%zz", "%", "%C0" }) {
+			String raw = exchange("GET " + instance + "?index=" + index + " HTTP/1.1");
+			assertThat(raw).as(index)
+				.startsWith("HTTP/1.1 400 ")
+				.containsIgnoringCase("Content-Type: application/problem+json")
+				.contains("https://ballast.dev/problems/bad-parameter", "the query string cannot be decoded",
+						"every % must start", "%22");
+		}
+	}
+
 	private HttpResponse<String> send(String method, String path, String body, Map<String, String> headers) {
 		return api.raw(method, path, body, headers, Duration.ofSeconds(10));
 	}
