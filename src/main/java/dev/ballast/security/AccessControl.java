@@ -80,10 +80,35 @@ class AccessControl {
 		String call = request.getMethod() + " " + request.getRequestURI();
 		String caller = SecurityContextHolder.getContext().getAuthentication() instanceof Caller known
 				? describe(known.token()) : "this token";
-		String detail = AccessRules.match(request)
-			.map(match -> "%s may not call %s: it needs %s".formatted(caller, call, match.need().description()))
-			.orElse("no token may call %s: the registry serves nothing there".formatted(call));
+		Optional<AccessRules.Match> match = AccessRules.match(request);
+		if (match.isEmpty()) {
+			unserved(request, response);
+			return;
+		}
+		String detail = "%s may not call %s: it needs %s".formatted(caller, call, match.get().need().description());
 		new Problem("https://ballast.dev/problems/forbidden", "The token may not do this", 403, detail,
+				request.getRequestURI(), null)
+			.send(response);
+	}
+
+	/**
+	 * A call no rule names: a 405 naming the methods served at the path, or a 404 when
+	 * nothing is served there.
+	 */
+	private static void unserved(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		java.util.Set<String> allowed = AccessRules.methodsAt(request);
+		if (allowed.isEmpty()) {
+			new Problem("https://ballast.dev/problems/not-found", "Nothing is served here", 404,
+					"the registry serves nothing at %s; its endpoints are listed in /v3/api-docs"
+						.formatted(request.getRequestURI()),
+					request.getRequestURI(), null)
+				.send(response);
+			return;
+		}
+		response.setHeader("Allow", String.join(", ", allowed));
+		new Problem("https://ballast.dev/problems/method-not-allowed", "Method not allowed", 405,
+				"%s is not served at %s; use %s".formatted(request.getMethod(), request.getRequestURI(),
+						String.join(", ", allowed)),
 				request.getRequestURI(), null)
 			.send(response);
 	}

@@ -77,6 +77,18 @@ final class AccessRules {
 		return Optional.empty();
 	}
 
+	/** Every method some rule serves at the request's path; empty when none does. */
+	static Set<String> methodsAt(HttpServletRequest request) {
+		PathContainer path = PathContainer.parsePath(request.getRequestURI());
+		Set<String> methods = new java.util.TreeSet<>();
+		for (Rule rule : RULES) {
+			if (rule.pattern().matches(path)) {
+				methods.addAll(rule.methods());
+			}
+		}
+		return methods;
+	}
+
 	private static Rule rule(Set<String> methods, String pattern, Need need) {
 		return new Rule(methods, PathPatternParser.defaultInstance.parse(pattern), need);
 	}

@@ -32,10 +32,23 @@ final class QueryParameters {
 		if (value == null) {
 			return null;
 		}
-		Long index = revision(value);
+		Long index = revision(unquoted(value));
 		if (index == null) {
-			throw new BadParameterException("index", "index must be a revision, an integer from 0 to %d; got %s"
-				.formatted(Long.MAX_VALUE, quote(value)));
+			throw new BadParameterException("index",
+					"index must be a revision, an integer from 0 to %d (an ETag such as \"14\" is accepted too); got %s"
+						.formatted(Long.MAX_VALUE, quote(value)));
+		}
+		return index;
+	}
+
+	/**
+	 * The index as an ETag carries it, as users copy it: one pair of surrounding double
+	 * quotes, and a leading {@code W/}, are not part of the revision.
+	 */
+	private static String unquoted(String value) {
+		String index = value.startsWith("W/") ? value.substring(2) : value;
+		if (index.length() >= 2 && index.startsWith("\"") && index.endsWith("\"")) {
+			index = index.substring(1, index.length() - 1);
 		}
 		return index;
 	}

@@ -3,7 +3,9 @@ package dev.ballast.web;
 import java.net.URI;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
 
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -14,7 +16,13 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.jdbc.UncategorizedSQLException;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -25,6 +33,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
+import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
@@ -54,6 +63,20 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 
 	static final URI MALFORMED = URI.create("https://ballast.dev/problems/malformed-json");
 
+	static final URI NOT_FOUND = URI.create("https://ballast.dev/problems/not-found");
+
+	static final URI STALE = URI.create("https://ballast.dev/problems/precondition-failed");
+
+	static final URI METHOD = URI.create("https://ballast.dev/problems/method-not-allowed");
+
+	static final URI NOT_ACCEPTABLE = URI.create("https://ballast.dev/problems/not-acceptable");
+
+	static final URI MEDIA_TYPE = URI.create("https://ballast.dev/problems/unsupported-media-type");
+
+	static final URI INTERNAL = URI.create("https://ballast.dev/problems/internal-error");
+
+	static final URI REFUSED = URI.create("https://ballast.dev/problems/bad-request");
+
 	@ExceptionHandler
 	ResponseEntity<Object> invalid(InvalidRequestException ex) {
 		return problem(HttpStatus.UNPROCESSABLE_CONTENT, INVALID, "The request does not match the schema",
@@ -64,6 +87,17 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 	ResponseEntity<Object> badParameter(BadParameterException ex) {
 		return problem(HttpStatus.BAD_REQUEST, BAD_PARAMETER, "A parameter has bad syntax", ex.getMessage(),
 				ex.errors());
+	}
+
+	/**
+	 * Tomcat could not decode the query string: a bad %-escape, or one that is not UTF-8.
+	 */
+	@ExceptionHandler
+	ResponseEntity<Object> badQuery(InvalidParameterException ex) {
+		return problem(HttpStatus.BAD_REQUEST, BAD_PARAMETER, "A parameter has bad syntax",
+				"the query string cannot be decoded: every % must start an escape of two hex digits that spell "
+						+ "UTF-8 (write \" as %22 and % as %25)",
+				null);
 	}
 
 	@ExceptionHandler
@@ -91,12 +125,12 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler
 	ResponseEntity<Object> notFound(NotFoundException ex) {
-		return problem(HttpStatus.NOT_FOUND, null, "Not found", ex.getMessage(), null);
+		return problem(HttpStatus.NOT_FOUND, NOT_FOUND, "Not found", ex.getMessage(), null);
 	}
 
 	@ExceptionHandler
 	ResponseEntity<Object> stale(PreconditionFailedException ex) {
-		return problem(HttpStatus.PRECONDITION_FAILED, null, "Precondition failed", ex.getMessage(), null);
+		return problem(HttpStatus.PRECONDITION_FAILED, STALE, "Precondition failed", ex.getMessage(), null);
 	}
 
 	/**
@@ -143,8 +177,96 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 	@ExceptionHandler
 	ResponseEntity<Object> unexpected(RuntimeException ex) {
 		log.error("Unexpected failure while serving a request", ex);
-		return problem(HttpStatus.INTERNAL_SERVER_ERROR, null, "Internal error",
+		return problem(HttpStatus.INTERNAL_SERVER_ERROR, INTERNAL, "Internal error",
 				"the registry failed to handle this request; it has been logged", null);
+	}
+
+	@Override
+	protected ResponseEntity<Object> handleHttpMediaTypeNotSupported(HttpMediaTypeNotSupportedException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		List<MediaType> supported = ex.getSupportedMediaTypes();
+		// The JSON types the endpoint reads (YAML and the wildcard are converters' reach,
+		// not Ballast's API).
+		String wanted = supported.stream()
+			.filter(type -> !type.isWildcardSubtype()
+					&& (type.getSubtype().equals("json") || type.getSubtype().endsWith("+json")))
+			.map(MediaType::toString)
+			.distinct()
+			.collect(Collectors.joining(" or "));
+		if (wanted.isEmpty()) {
+			wanted = MediaType.APPLICATION_JSON_VALUE;
+		}
+		String sent = ex.getContentType() == null ? "no Content-Type"
+				: "Content-Type " + ex.getContentType().getType() + "/" + ex.getContentType().getSubtype();
+		ResponseEntity<Object> problem = problem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, MEDIA_TYPE,
+				"Unsupported Content-Type", "send Content-Type: %s; got %s".formatted(wanted, sent), null);
+		return ResponseEntity.status(problem.getStatusCode())
+			.headers(problem.getHeaders())
+			.headers(headers)
+			.body(problem.getBody());
+	}
+
+	@Override
+	protected ResponseEntity<Object> handleHttpMediaTypeNotAcceptable(HttpMediaTypeNotAcceptableException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		String offered = ex.getSupportedMediaTypes()
+			.stream()
+			.map(MediaType::toString)
+			.distinct()
+			.collect(Collectors.joining(", "));
+		String accept = request.getHeader(HttpHeaders.ACCEPT);
+		return problem(HttpStatus.NOT_ACCEPTABLE, NOT_ACCEPTABLE, "No acceptable representation",
+				"this endpoint answers %s; send an Accept header that allows one of them%s".formatted(offered,
+						accept == null ? "" : "; got Accept: " + abbreviate(accept)),
+				null);
+	}
+
+	@Override
+	protected ResponseEntity<Object> handleHttpRequestMethodNotSupported(HttpRequestMethodNotSupportedException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		String allowed = ex.getSupportedHttpMethods() == null ? ""
+				: ex.getSupportedHttpMethods()
+					.stream()
+					.map(HttpMethod::name)
+					.sorted()
+					.collect(Collectors.joining(", "));
+		ResponseEntity<Object> problem = problem(HttpStatus.METHOD_NOT_ALLOWED, METHOD, "Method not allowed",
+				"%s is not served here; use %s".formatted(ex.getMethod(), allowed), null);
+		return ResponseEntity.status(problem.getStatusCode())
+			.headers(problem.getHeaders())
+			.headers(headers)
+			.body(problem.getBody());
+	}
+
+	@Override
+	protected ResponseEntity<Object> handleNoResourceFoundException(NoResourceFoundException ex, HttpHeaders headers,
+			HttpStatusCode status, WebRequest request) {
+		return problem(HttpStatus.NOT_FOUND, NOT_FOUND, "Nothing is served here",
+				"the registry serves nothing at %s; its endpoints are listed in /v3/api-docs"
+					.formatted(request instanceof ServletWebRequest servlet ? servlet.getRequest().getRequestURI()
+							: "this path"),
+				null);
+	}
+
+	/**
+	 * Every other refusal Spring MVC raises itself (a missing parameter, a type
+	 * mismatch): a Ballast type, and Spring's detail, which names the parameter.
+	 */
+	@Override
+	protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
+			HttpStatusCode statusCode, WebRequest request) {
+		ResponseEntity<Object> answer = super.handleExceptionInternal(ex, body, headers, statusCode, request);
+		if (answer != null && answer.getBody() instanceof ProblemDetail detail
+				&& (detail.getType() == null || "about:blank".equals(detail.getType().toString()))) {
+			detail.setType(switch (statusCode.value()) {
+				case 404 -> NOT_FOUND;
+				case 405 -> METHOD;
+				case 406 -> NOT_ACCEPTABLE;
+				case 415 -> MEDIA_TYPE;
+				default -> statusCode.is5xxServerError() ? INTERNAL : REFUSED;
+			});
+		}
+		return answer;
 	}
 
 	@Override
@@ -160,7 +282,7 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 			return problem(HttpStatus.BAD_REQUEST, MALFORMED, "The body is not valid JSON", malformed(cause), null);
 		}
 		return problem(HttpStatus.UNPROCESSABLE_CONTENT, INVALID, "The request does not match the schema",
-				((JacksonException) cause).getOriginalMessage(), null);
+				parserWords(((JacksonException) cause).getOriginalMessage()), null);
 	}
 
 	private static String malformed(Throwable cause) {
@@ -169,9 +291,42 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 			var location = json.getLocation();
 			String where = location == null ? ""
 					: " at line %d, column %d".formatted(location.getLineNr(), location.getColumnNr());
-			return "the body is not valid JSON" + where + ": " + abbreviate(message);
+			return "the body is not valid JSON: " + abbreviate(parserWords(message)) + where;
 		}
 		return "the body is missing or is not valid JSON";
+	}
+
+	/**
+	 * Jackson's message without what only a Jackson user would read: the source
+	 * description, the start marker's location and class names.
+	 */
+	static String parserWords(String message) {
+		String words = message == null ? "" : message.lines().findFirst().orElse("");
+		int internals = indexOfAny(words, " (start marker", " at [Source", "[Source:", " (for ", " (through reference");
+		if (internals >= 0) {
+			words = words.substring(0, internals);
+		}
+		words = words.replace("expected close marker for Object", "expected } to close an object")
+			.replace("expected close marker for Array", "expected ] to close an array");
+		words = words.replaceAll("\\b(?:[a-z][a-z0-9_]*\\.)+([A-Z][A-Za-z0-9_$]*)", "$1").strip();
+		if (words.endsWith(":")) {
+			words = words.substring(0, words.length() - 1);
+		}
+		if (words.isEmpty()) {
+			return "unreadable input";
+		}
+		return Character.toLowerCase(words.charAt(0)) + words.substring(1);
+	}
+
+	private static int indexOfAny(String text, String... needles) {
+		int first = -1;
+		for (String needle : needles) {
+			int at = text.indexOf(needle);
+			if (at >= 0 && (first < 0 || at < first)) {
+				first = at;
+			}
+		}
+		return first;
 	}
 
 	private static String abbreviate(String message) {

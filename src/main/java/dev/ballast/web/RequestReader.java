@@ -188,13 +188,29 @@ public class RequestReader {
 		if (type == String.class) {
 			return "must be a string";
 		}
+		if (type == Boolean.class || type == boolean.class) {
+			return "must be true or false";
+		}
+		if (type == java.time.Instant.class || type == java.time.OffsetDateTime.class
+				|| type == java.time.ZonedDateTime.class) {
+			return "must be an RFC 3339 timestamp such as 2026-12-01T12:00:00Z";
+		}
+		if (type == java.time.Duration.class) {
+			return "must be an ISO 8601 duration such as PT30S";
+		}
+		if (Number.class.isAssignableFrom(type) || type == double.class || type == float.class) {
+			return "must be a number";
+		}
+		if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+			return "must be a JSON array";
+		}
 		if (type.isEnum()) {
 			return "must be one of " + java.util.Arrays.toString(type.getEnumConstants());
 		}
 		if (java.util.Map.class.isAssignableFrom(type)) {
 			return "must be a JSON object";
 		}
-		return "must be a " + type.getSimpleName();
+		return type.isRecord() ? "must be a JSON object" : "is not valid";
 	}
 
 }
