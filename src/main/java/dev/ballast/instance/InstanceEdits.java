@@ -106,13 +106,12 @@ class InstanceEdits {
 		List<String> normalized = new ArrayList<>();
 		Weight defaultWeight = weights.read(edit.defaultWeight(), "/defaultWeight", current, "service settings",
 				normalized);
-		ServiceSettings stored = locked.update(new ServiceSettings(service, edit.weightPolicy(), defaultWeight,
+		Committed committed = locked.update(new ServiceSettings(service, edit.weightPolicy(), defaultWeight,
 				edit.leaseTtlSeconds(), edit.maxUnroutablePercent(), edit.maxEjectionPercent(), current.revision()));
-		locked.changes(Guard.none())
-			.commit()
-			.audit(AuditEntry
-				.of(Action.SERVICE_EDIT, service.value(), null, SettingsView.of(current), SettingsView.of(stored))
-				.withNormalizations(normalized));
+		ServiceSettings stored = locked.settings();
+		committed.audit(AuditEntry
+			.of(Action.SERVICE_EDIT, service.value(), null, SettingsView.of(current), SettingsView.of(stored))
+			.withNormalizations(normalized));
 		return new Edited<>(ServiceView.of(stored, path.services().counts(service)), normalized);
 	}
 

@@ -71,14 +71,15 @@ public final class LockedService {
 	}
 
 	/**
-	 * Stores new settings under a new revision unless they equal the current ones;
+	 * Stores new settings under a new revision unless they equal the current ones (a
+	 * settings edit takes no weight away, so nothing is guarded); {@link #settings()}
 	 * returns what is stored.
 	 */
-	ServiceSettings update(ServiceSettings changed) {
+	Committed update(ServiceSettings changed) {
 		if (!changed.sameSettingsAs(settings)) {
 			settings = path.save(changed);
 		}
-		return settings;
+		return new Committed(this, Guard.none(), false, Map.of());
 	}
 
 	WritePath path() {

@@ -73,13 +73,14 @@ public class WeightOverrides {
 			.list();
 		for (Due override : due) {
 			path.lockIfPresent(override.service())
-				.flatMap(locked -> locked.find(override.id()).map(instance -> revert(locked, instance, override)));
+				.ifPresent(
+						locked -> locked.find(override.id()).ifPresent(instance -> revert(locked, instance, override)));
 			clear(override.service(), override.id());
 		}
 		return due.size();
 	}
 
-	private Instance revert(LockedService locked, Instance instance, Due override) {
+	private void revert(LockedService locked, Instance instance, Due override) {
 		Committed committed = locked.changes(Guard.none())
 			.put(instance, instance.withWeight(override.revertTo()))
 			.commit();
@@ -88,7 +89,6 @@ public class WeightOverrides {
 				override.id().value(), InstanceView.of(instance), InstanceView.of(reverted)));
 		log.info("Weight override of {}/{} ended: weight back to {}", override.service(), override.id(),
 				override.revertTo().value());
-		return reverted;
 	}
 
 	private record Due(ServiceName service, InstanceId id, Weight revertTo) {

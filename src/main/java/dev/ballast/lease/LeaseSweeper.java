@@ -3,7 +3,7 @@ package dev.ballast.lease;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -114,7 +114,8 @@ class LeaseSweeper {
 		// Expiry is the registry's own act, capped by the ejection cap rather than by the
 		// operators' unroutable budget.
 		Changes changes = locked.get().changes(Guard.none());
-		List<AuditEntry> entries = new ArrayList<>();
+		// Audited after the commit, with the revisions the changes were stored at.
+		Map<InstanceId, AuditEntry> entries = new LinkedHashMap<>();
 		int expired = 0;
 		int ejected = 0;
 		int removed = 0;
@@ -127,32 +128,26 @@ class LeaseSweeper {
 			}
 			if (instance.ejected()) {
 				changes.remove(instance);
-				entries.add(AuditEntry.of(Action.INSTANCE_REMOVE, service.value(), instance.id().value(),
+				entries.put(instance.id(), AuditEntry.of(Action.INSTANCE_REMOVE, service.value(), instance.id().value(),
 						InstanceView.of(instance), null));
 				removed++;
 			}
 			else if (eject || (hold && instance.health() == Health.PASSING)) {
-				Instance after = instance.expired(eject);
-				changes.put(instance, after);
-				entries.add(
+				changes.put(instance, instance.expired(eject));
+				entries.put(instance.id(),
 						AuditEntry
 							.of(Action.INSTANCE_EXPIRE, service.value(), instance.id().value(),
-									InstanceView.of(instance), InstanceView.of(after))
+									InstanceView.of(instance), null)
 							.withDetail("ejected", eject));
 				expired += instance.health() == Health.PASSING ? 1 : 0;
 				ejected += eject ? 1 : 0;
 			}
 		}
 		Committed committed = changes.commit();
-		entries.forEach(entry -> committed.auditSystem(entry.withAfter(stored(committed, entry))));
+		entries.forEach((id, entry) -> committed.auditSystem(
+				entry.withAfter(Optional.ofNullable(committed.stored(id)).map(InstanceView::of).orElse(null))));
 		report(service, decision);
 		return new Sweep(true, Duration.ZERO, expired, ejected, removed, decision.held().size());
-	}
-
-	/** The audited after-state with the revision it was stored at. */
-	private static Object stored(Committed committed, AuditEntry entry) {
-		Instance stored = committed.stored(InstanceId.of(entry.instance()));
-		return stored == null ? null : InstanceView.of(stored);
 	}
 
 	private void report(ServiceName service, EjectionCap.Decision decision) {
