@@ -139,9 +139,12 @@ class WriteEndpointsFuzzTest {
 							+ "\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
 							+ "\r\nConnection: close\r\n\r\n" + body)
 						.getBytes(StandardCharsets.US_ASCII));
-				status = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+				status = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
 			}
-			assertThat(status).as(path).startsWith("HTTP/1.1 4");
+			assertThat(status).as(path)
+				.startsWith("HTTP/1.1 4")
+				.containsIgnoringCase("Content-Type: application/problem+json")
+				.contains("\"type\":\"https://ballast.dev/problems/");
 			assertThat(snapshot(fixture)).as(path).isEqualTo(before);
 		}
 	}
@@ -181,6 +184,12 @@ class WriteEndpointsFuzzTest {
 			.isBetween(200, 499)
 			.isNotIn(300, 301, 302, 303, 304, 307, 308);
 		if (status >= 400) {
+			assertThat(response.headers().firstValue("Content-Type").orElse(""))
+				.as("%s %s answered %d: %s", attempt.endpoint().method, path, status, response.body())
+				.startsWith("application/problem+json");
+			assertThat(response.body()).as("%s %s answered %d", attempt.endpoint().method, path, status)
+				.contains("\"type\":\"https://ballast.dev/problems/")
+				.doesNotContain("about:blank");
 			List<String> after = snapshot(fixture);
 			List<String> changed = new ArrayList<>();
 			for (int i = 0; i < before.size(); i++) {

@@ -27,7 +27,7 @@ class AuditController {
 	}
 
 	@GetMapping("/v1/audit")
-	@Operation(summary = "Read the audit log, newest first", description = """
+	@Operation(operationId = "listAuditEvents", summary = "Read the audit log, newest first", description = """
 			Every accepted mutation, written in the transaction of the write: registrations, deregistrations, \
 			operator edits of instances and service settings, drains, serve, maintenance and traffic shifts, and the \
 			changes the registry makes by itself (tokenId system). Each event carries who made it, the request's \

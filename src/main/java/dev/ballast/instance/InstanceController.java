@@ -61,12 +61,19 @@ class InstanceController {
 		this.reads = reads;
 	}
 
+	/** The If-Match help Swagger UI shows beside the field. */
+	private static final String IF_MATCH = "Optional. The ETag of your last GET of this instance, quotes included: "
+			+ "\"<revision>\", e.g. \"5\" (Swagger UI shows it under the answer's response headers). The edit "
+			+ "applies only if the instance is still at that revision, else 412: GET it again and retry. "
+			+ "Without it, the edit applies to whatever is current.";
+
 	@GetMapping
-	@Operation(summary = "List a service's instances (optionally a blocking query)", description = """
-			All instances with the revision they are current at (also in X-Ballast-Index). With `index`, a blocking \
-			query: answered as soon as the service's revision is greater than `index`, or after `wait` with the \
-			unchanged state. Clients pass the X-Ballast-Index they received as the next `index`. A named `subscriber` \
-			acknowledges `index` as applied.""")
+	@Operation(operationId = "listInstances", summary = "List a service's instances (optionally a blocking query)",
+			description = """
+					All instances with the revision they are current at (also in X-Ballast-Index). With `index`, a blocking \
+					query: answered as soon as the service's revision is greater than `index`, or after `wait` with the \
+					unchanged state. Clients pass the X-Ballast-Index they received as the next `index`. A named `subscriber` \
+					acknowledges `index` as applied.""")
 	@ApiResponse(responseCode = "200", description = "The instances, sorted by id", headers = {
 			@Header(name = Headers.INDEX, description = "The service revision", schema = @Schema(type = "integer")),
 			@Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
@@ -78,7 +85,8 @@ class InstanceController {
 					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
 	DeferredResult<ResponseEntity<InstanceList>> list(@PathVariable String service,
 			@RequestParam(required = false) @Parameter(
-					description = "Blocking query: wait until the revision is greater than this") String index,
+					description = "Blocking query: wait until the revision is greater than this. The X-Ballast-Index "
+							+ "of the last answer, as a number (14) or as the quoted ETag (\"14\")") String index,
 			@RequestParam(required = false) @Parameter(
 					description = "How long a blocking query may wait: 30s, 5m, 1500ms (default 60s, at most 300s; "
 							+ "a small random jitter is added)") String wait,
@@ -88,10 +96,11 @@ class InstanceController {
 	}
 
 	@GetMapping("/{id}")
-	@Operation(summary = "Get one instance (optionally a blocking query)", description = """
-			The ETag (and X-Ballast-Index) is the revision of the instance's last change. With `index`, a blocking \
-			query: answered as soon as the instance changes after that revision (404 if it is removed), or after \
-			`wait` unchanged. An instance's preStop hook can wait this way for its drain to complete.""")
+	@Operation(operationId = "getInstance", summary = "Get one instance (optionally a blocking query)",
+			description = """
+					The ETag (and X-Ballast-Index) is the revision of the instance's last change. With `index`, a blocking \
+					query: answered as soon as the instance changes after that revision (404 if it is removed), or after \
+					`wait` unchanged. An instance's preStop hook can wait this way for its drain to complete.""")
 	@ApiResponse(responseCode = "200", description = "The instance",
 			headers = { @Header(name = HttpHeaders.ETAG, description = "Revision of the last change, quoted"),
 					@Header(name = Headers.INDEX, description = "Revision of the last change",
@@ -105,14 +114,15 @@ class InstanceController {
 					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
 	DeferredResult<ResponseEntity<InstanceView>> get(@PathVariable String service, @PathVariable String id,
 			@RequestParam(required = false) @Parameter(
-					description = "Blocking query: wait until the instance changes after this revision") String index,
+					description = "Blocking query: wait until the instance changes after this revision. The ETag of "
+							+ "the last answer, quoted (\"14\") or not (14)") String index,
 			@RequestParam(required = false) @Parameter(
 					description = "How long a blocking query may wait (default 60s, at most 300s)") String wait) {
 		return reads.get(ServiceName.of(service), InstanceId.of(id), index, wait);
 	}
 
 	@PutMapping("/{id}")
-	@Operation(summary = "Register or replace an instance",
+	@Operation(operationId = "registerInstance", summary = "Register or replace an instance",
 			description = "Creates the service with default settings if it is new. The lease starts now. "
 					+ "Under the service's STRICT weight policy (the default) weight must be a JSON integer from 0 to 10000; "
 					+ "under NORMALIZE, canonical decimal strings and integral numbers are converted and reported in "
@@ -151,7 +161,7 @@ class InstanceController {
 	}
 
 	@PatchMapping(path = "/{id}", consumes = { "application/merge-patch+json", "application/json" })
-	@Operation(summary = "Edit an instance's weight, zone or metadata",
+	@Operation(operationId = "editInstance", summary = "Edit an instance's weight, zone or metadata",
 			description = "JSON merge patch (RFC 7386): null removes the zone or a metadata key. "
 					+ "With If-Match, the edit applies only if the instance is still at that revision. "
 					+ "A weight of 0 on a routable instance is guarded like a drain (409 when it would make more "
@@ -176,7 +186,9 @@ class InstanceController {
 					examples = @ExampleObject(name = "string weight", value = REFUSED_WEIGHT)))
 	ResponseEntity<InstanceView> edit(@PathVariable String service, @PathVariable String id,
 			@RequestBody @Parameter(hidden = true) JsonNode body,
-			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestParam(name = "force",
+			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) @Parameter(description = IF_MATCH,
+					example = "\"5\"") String ifMatch,
+			@RequestParam(name = "force",
 					required = false) @Parameter(description = ForceParameter.DESCRIPTION) String force) {
 		Edited<InstanceView> edited = edits.editInstance(ServiceName.of(service), InstanceId.of(id), body, ifMatch,
 				ForceParameter.parse(force));
@@ -185,7 +197,8 @@ class InstanceController {
 	}
 
 	@DeleteMapping("/{id}")
-	@Operation(summary = "Deregister an instance", description = "Watchers receive a remove event.")
+	@Operation(operationId = "deregisterInstance", summary = "Deregister an instance",
+			description = "Watchers receive a remove event.")
 	@ApiResponse(responseCode = "204", description = "Removed")
 	ResponseEntity<Void> deregister(@PathVariable String service, @PathVariable String id) {
 		registrations.deregister(ServiceName.of(service), InstanceId.of(id));

@@ -35,7 +35,8 @@ class ServiceController {
 	}
 
 	@GetMapping
-	@Operation(summary = "List services", description = "Every service with its instance counts and revision.")
+	@Operation(operationId = "listServices", summary = "List services",
+			description = "Every service with its instance counts and revision.")
 	@ApiResponse(responseCode = "200", description = "The services", headers = @Header(name = Headers.STALE,
 			description = Headers.STALE_DESCRIPTION, schema = @Schema(type = "boolean")))
 	ResponseEntity<List<ServiceSummary>> list() {
@@ -44,7 +45,8 @@ class ServiceController {
 	}
 
 	@GetMapping("/{service}")
-	@Operation(summary = "Get a service", description = "Settings, counts by health and routability, and revision.")
+	@Operation(operationId = "getService", summary = "Get a service",
+			description = "Settings, counts by health and routability, and revision.")
 	@ApiResponse(responseCode = "200", description = "The service", headers = @Header(name = Headers.STALE,
 			description = Headers.STALE_DESCRIPTION, schema = @Schema(type = "boolean")))
 	ResponseEntity<ServiceView> get(@PathVariable String service) {
@@ -53,7 +55,7 @@ class ServiceController {
 	}
 
 	@PatchMapping(path = "/{service}", consumes = { "application/merge-patch+json", "application/json" })
-	@Operation(summary = "Edit a service's settings",
+	@Operation(operationId = "editService", summary = "Edit a service's settings",
 			description = "JSON merge patch (RFC 7386) of weightPolicy, defaultWeight, leaseTtlSeconds, "
 					+ "maxUnroutablePercent and maxEjectionPercent.",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(

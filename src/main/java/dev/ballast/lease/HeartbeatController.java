@@ -21,7 +21,7 @@ class HeartbeatController {
 	}
 
 	@PostMapping("/v1/services/{service}/instances/{id}/heartbeat")
-	@Operation(summary = "Renew an instance's lease",
+	@Operation(operationId = "renewLease", summary = "Renew an instance's lease",
 			description = "Answers with the instance's mode and effective weight, so it learns at once when it is "
 					+ "being drained. An instance whose lease ran out is PASSING again, with its weight. "
 					+ "404 means the registry does not know the instance: register it again with PUT. While the "

@@ -45,7 +45,7 @@ class ModeController {
 	}
 
 	@PostMapping("/v1/services/{service}/instances/{id}/drain")
-	@Operation(summary = "Drain an instance to weight 0",
+	@Operation(operationId = "drainInstance", summary = "Drain an instance to weight 0",
 			description = """
 					Mode DRAINING at once; effectiveWeight ramps down in integer steps (one per ballast.release.step-interval) \
 					to exactly 0 over durationSeconds (default 10), each step a change event. The instance becomes DRAINED when \
@@ -71,10 +71,12 @@ class ModeController {
 	}
 
 	@PostMapping("/v1/services/{service}/drains")
-	@Operation(summary = "Drain several instances together (rolling release)", description = """
-			All or none: the guard is checked for the whole batch at once. Instances already draining are returned \
-			as they are.""", requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
-			content = @Content(schema = @Schema(implementation = BatchDrainRequest.class),
+	@Operation(operationId = "drainInstances", summary = "Drain several instances together (rolling release)",
+			description = """
+					All or none: the guard is checked for the whole batch at once. Instances already draining are returned \
+					as they are.""",
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+					schema = @Schema(implementation = BatchDrainRequest.class),
 					examples = @ExampleObject(name = "batch",
 							value = "{\"instances\":[\"10.0.0.5:8080\",\"10.0.0.6:8080\"],\"durationSeconds\":30}"))))
 	@ApiResponse(responseCode = "202", description = "The instances, in the order asked")
@@ -90,7 +92,7 @@ class ModeController {
 	}
 
 	@PostMapping("/v1/services/{service}/instances/{id}/serve")
-	@Operation(summary = "Serve again, warming up", description = """
+	@Operation(operationId = "serveInstance", summary = "Serve again, warming up", description = """
 			Mode WARMING with effectiveWeight 1, ramping in integer steps to the configured weight over warmupSeconds \
 			(default 30), then SERVING; with 0, SERVING at once. Repeating it on a serving or warming instance \
 			returns it unchanged.""",
@@ -106,7 +108,7 @@ class ModeController {
 	}
 
 	@PostMapping("/v1/services/{service}/instances/{id}/maintenance")
-	@Operation(summary = "Put an instance in maintenance", description = """
+	@Operation(operationId = "startMaintenance", summary = "Put an instance in maintenance", description = """
 			effectiveWeight 0 at once, with the reason shown on the instance; with until, the registry returns it to \
 			SERVING by itself at that time. Guarded like a drain.""",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,

@@ -38,7 +38,7 @@ class ReleaseController {
 	}
 
 	@PostMapping("/v1/services/{service}/releases")
-	@Operation(summary = "Start a traffic shift",
+	@Operation(operationId = "startRelease", summary = "Start a traffic shift",
 			description = """
 					The `to` group (instances whose metadata contains every pair of the `to` selector) gets steps[0]% of the \
 					two groups' total effective weight at once (rounded down); `from` keeps the rest. Within a group, weights \
@@ -68,21 +68,21 @@ class ReleaseController {
 	}
 
 	@GetMapping("/v1/services/{service}/releases")
-	@Operation(summary = "List a service's releases, newest first (at most 100)")
+	@Operation(operationId = "listReleases", summary = "List a service's releases, newest first (at most 100)")
 	@ApiResponse(responseCode = "200", description = "The releases")
 	List<ReleaseView> list(@PathVariable String service) {
 		return releases.list(ServiceName.of(service));
 	}
 
 	@GetMapping("/v1/services/{service}/releases/{id}")
-	@Operation(summary = "Get a release")
+	@Operation(operationId = "getRelease", summary = "Get a release")
 	@ApiResponse(responseCode = "200", description = "The release")
 	ReleaseView get(@PathVariable String service, @PathVariable String id) {
 		return releases.get(ServiceName.of(service), releaseId(id));
 	}
 
 	@PostMapping("/v1/services/{service}/releases/{id}/advance")
-	@Operation(summary = "Take the next step",
+	@Operation(operationId = "advanceRelease", summary = "Take the next step",
 			description = "A paused release resumes if its to group can take traffic again; otherwise it stays paused.")
 	@ApiResponse(responseCode = "200", description = "The release after the step")
 	@ApiResponse(responseCode = "409",
@@ -95,7 +95,7 @@ class ReleaseController {
 	}
 
 	@PostMapping("/v1/services/{service}/releases/{id}/promote")
-	@Operation(summary = "Jump to 100%")
+	@Operation(operationId = "promoteRelease", summary = "Jump to 100%")
 	@ApiResponse(responseCode = "200", description = "The completed release")
 	@ApiResponse(responseCode = "409",
 			description = "The release is over, or the to group cannot carry the step (a guard)",
@@ -107,7 +107,8 @@ class ReleaseController {
 	}
 
 	@PostMapping("/v1/services/{service}/releases/{id}/abort")
-	@Operation(summary = "Abort: restore every weight exactly as before, in one transaction")
+	@Operation(operationId = "abortRelease",
+			summary = "Abort: restore every weight exactly as before, in one transaction")
 	@ApiResponse(responseCode = "200", description = "The aborted release")
 	@ApiResponse(responseCode = "409", description = "The release is already over",
 			content = @Content(mediaType = "application/problem+json",

@@ -2,6 +2,8 @@ package dev.ballast.security;
 
 import java.io.IOException;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.ballast.web.Problem;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,6 +22,7 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
 
 /**
@@ -29,6 +32,8 @@ import org.springframework.security.web.authentication.AnonymousAuthenticationFi
  */
 @Configuration(proxyBeanMethods = false)
 class AccessControl {
+
+	private static final Pattern REFUSED_PART = Pattern.compile("potentially malicious String \"(.*)\"");
 
 	/**
 	 * No observation per security filter and request: on the heartbeat path they cost
@@ -111,6 +116,23 @@ class AccessControl {
 						String.join(", ", allowed)),
 				request.getRequestURI(), null)
 			.send(response);
+	}
+
+	/**
+	 * The firewall's refusal of a path (//, ;, encoded dots or slashes, a backslash, a
+	 * control character), as a problem naming what it found, instead of a bare 400.
+	 */
+	@Bean
+	RequestRejectedHandler refusedPaths() {
+		return (request, response, ex) -> {
+			Matcher found = REFUSED_PART.matcher(String.valueOf(ex.getMessage()));
+			String what = found.find() ? "it contains \"%s\"".formatted(found.group(1)) : "it is not a plain path";
+			new Problem("https://ballast.dev/problems/bad-request", "Bad Request", 400,
+					"the path is refused before it reaches the registry: %s; send the plain path, without //, ;, "
+						.formatted(what) + "encoded dots or slashes, a backslash or control characters",
+					request.getRequestURI(), null)
+				.send(response);
+		};
 	}
 
 	private static String describe(Token token) {

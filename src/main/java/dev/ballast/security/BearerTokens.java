@@ -51,8 +51,7 @@ final class BearerTokens extends OncePerRequestFilter {
 		Optional<String> secret = secret(header);
 		Optional<Token> token = secret.flatMap(tokens::authenticate);
 		if (token.isEmpty()) {
-			refuse(request, response, secret.isEmpty() ? "the Authorization header must be \"Bearer <token>\""
-					: "the bearer token is unknown, deleted or expired");
+			refuse(request, response, refusal(secret));
 			return;
 		}
 		SecurityContext context = SecurityContextHolder.createEmptyContext();
@@ -64,6 +63,22 @@ final class BearerTokens extends OncePerRequestFilter {
 		finally {
 			SecurityContextHolder.clearContext();
 		}
+	}
+
+	/**
+	 * Why the header was refused. A token pasted with its prefix into a field that adds
+	 * one (Swagger UI's Authorize dialog) arrives as {@code Bearer Bearer <token>}: say
+	 * so.
+	 */
+	private static String refusal(Optional<String> secret) {
+		if (secret.isEmpty()) {
+			return "the Authorization header must be \"Bearer <token>\"";
+		}
+		if (secret.get().toLowerCase(Locale.ROOT).startsWith(SCHEME)) {
+			return "the header says \"Bearer Bearer <token>\": remove the repeated Bearer (in Swagger UI's "
+					+ "Authorize dialog, paste the token alone)";
+		}
+		return "the bearer token is unknown, deleted or expired";
 	}
 
 	private static Optional<String> secret(String header) {

@@ -44,7 +44,7 @@ class TokenController {
 	}
 
 	@PostMapping("/v1/tokens")
-	@Operation(summary = "Create a token (admin)", description = """
+	@Operation(operationId = "createToken", summary = "Create a token (admin)", description = """
 			The answer holds the secret (`token`), shown this once: the registry keeps only its SHA-256. Roles: \
 			`admin` ⊃ `operator` ⊃ `reader`; a `registrant` reads, and registers, heartbeats and deregisters in the \
 			services its `services` patterns cover (`*` stands for any characters). Works on every node as soon as \
@@ -63,14 +63,14 @@ class TokenController {
 	}
 
 	@GetMapping("/v1/tokens")
-	@Operation(summary = "List the tokens (admin), oldest first; never their secrets")
+	@Operation(operationId = "listTokens", summary = "List the tokens (admin), oldest first; never their secrets")
 	@ApiResponse(responseCode = "200", description = "The tokens")
 	List<TokenView> list() {
 		return store.listed().stream().map(TokenView::of).toList();
 	}
 
 	@DeleteMapping("/v1/tokens/{id}")
-	@Operation(summary = "Delete a token (admin)",
+	@Operation(operationId = "deleteToken", summary = "Delete a token (admin)",
 			description = "It stops working on every node at once. The last admin token cannot be deleted.")
 	@ApiResponse(responseCode = "204", description = "Deleted")
 	@ApiResponse(responseCode = "404", description = "No such token",

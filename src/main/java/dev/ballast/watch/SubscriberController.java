@@ -33,7 +33,7 @@ class SubscriberController {
 	}
 
 	@GetMapping("/v1/services/{service}/subscribers")
-	@Operation(summary = "List a service's live subscribers",
+	@Operation(operationId = "listSubscribers", summary = "List a service's live subscribers",
 			description = "Named watchers and pollers seen within the subscriber TTL, with the revision delivered to "
 					+ "each, the revision each acknowledged as applied, and their lag behind the service's revision.")
 	@ApiResponse(responseCode = "200", description = "The subscribers, sorted by name")
@@ -42,7 +42,7 @@ class SubscriberController {
 	}
 
 	@PostMapping("/v1/services/{service}/subscribers/{subscriber}/ack")
-	@Operation(summary = "Acknowledge an applied revision",
+	@Operation(operationId = "acknowledgeRevision", summary = "Acknowledge an applied revision",
 			description = "For stream subscribers: the revision (event id) whose state the subscriber has applied. "
 					+ "Acknowledgements only move forward; an older one is ignored.",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,

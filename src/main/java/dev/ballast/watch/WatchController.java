@@ -87,18 +87,19 @@ class WatchController {
 	}
 
 	@GetMapping("/v1/services/{service}/watch")
-	@Operation(summary = "Watch a service's instances (server-sent events)", description = """
-			First a `snapshot` event with every instance, then an `upsert` (the full instance) or `remove` event per \
-			change, each with `id:` = the service revision. A settings change sends only an `id:` line, which moves \
-			the client's Last-Event-ID without dispatching an event. Reconnect with `Last-Event-ID` to receive exactly \
-			the changes after it, or a fresh `snapshot` when the change log no longer holds them. A `: keepalive` \
-			comment comes at least every 15 s. After about 10 minutes (jittered), or when the node stops, the stream \
-			ends with `event: reconnect` (data `{"reason": ...}`): reconnect with Last-Event-ID. A client that does \
-			not keep up gets a fresh snapshot instead of its backlog. With `subscriber`, the registry tracks what was \
-			delivered to it; acknowledge applied revisions with POST .../subscribers/{subscriber}/ack. While the \
-			database is unreachable the stream stays open on the node's last known state: it receives \
-			`event: stale` with data `{"stale":true}` (and the response carries X-Ballast-Stale: true if it opened \
-			then), and `{"stale":false}` once the database is back, followed by the changes it missed.""")
+	@Operation(operationId = "watchService", summary = "Watch a service's instances (server-sent events)",
+			description = """
+					First a `snapshot` event with every instance, then an `upsert` (the full instance) or `remove` event per \
+					change, each with `id:` = the service revision. A settings change sends only an `id:` line, which moves \
+					the client's Last-Event-ID without dispatching an event. Reconnect with `Last-Event-ID` to receive exactly \
+					the changes after it, or a fresh `snapshot` when the change log no longer holds them. A `: keepalive` \
+					comment comes at least every 15 s. After about 10 minutes (jittered), or when the node stops, the stream \
+					ends with `event: reconnect` (data `{"reason": ...}`): reconnect with Last-Event-ID. A client that does \
+					not keep up gets a fresh snapshot instead of its backlog. With `subscriber`, the registry tracks what was \
+					delivered to it; acknowledge applied revisions with POST .../subscribers/{subscriber}/ack. While the \
+					database is unreachable the stream stays open on the node's last known state: it receives \
+					`event: stale` with data `{"stale":true}` (and the response carries X-Ballast-Stale: true if it opened \
+					then), and `{"stale":false}` once the database is back, followed by the changes it missed.""")
 	@ApiResponse(responseCode = "200", description = "The event stream",
 			headers = @Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
 					schema = @Schema(type = "boolean")),
@@ -121,11 +122,12 @@ class WatchController {
 	}
 
 	@GetMapping("/v1/watch")
-	@Operation(summary = "Watch several services in one stream (server-sent events)", description = """
-			Events as for one service; every payload carries its `service`, and there is one `snapshot` per service. \
-			The `id:` of every event is the position of the whole stream: `service:revision` pairs for each service \
-			delivered so far, sorted by service and comma-separated (`orders:17,payments:42`). Send it back verbatim \
-			as Last-Event-ID to resume every service exactly; a service missing from it starts with a snapshot.""")
+	@Operation(operationId = "watchServices", summary = "Watch several services in one stream (server-sent events)",
+			description = """
+					Events as for one service; every payload carries its `service`, and there is one `snapshot` per service. \
+					The `id:` of every event is the position of the whole stream: `service:revision` pairs for each service \
+					delivered so far, sorted by service and comma-separated (`orders:17,payments:42`). Send it back verbatim \
+					as Last-Event-ID to resume every service exactly; a service missing from it starts with a snapshot.""")
 	@ApiResponse(responseCode = "200", description = "The event stream",
 			headers = @Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
 					schema = @Schema(type = "boolean")),

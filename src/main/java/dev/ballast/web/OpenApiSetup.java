@@ -1,5 +1,6 @@
 package dev.ballast.web;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
@@ -19,6 +20,7 @@ import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.servers.Server;
+import io.swagger.v3.oas.models.tags.Tag;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 
 import org.springframework.context.annotation.Bean;
@@ -42,6 +44,18 @@ class OpenApiSetup {
 
 	private static final String BEARER = "bearer";
 
+	/**
+	 * Tags in the order an operator works: register and find instances, look at services,
+	 * take instances out and back, shift traffic, follow, audit, manage tokens. Tags not
+	 * listed follow, by name.
+	 */
+	static final List<String> TAG_ORDER = List.of("Instances", "Services", "Release modes", "Releases", "Watch",
+			"Audit", "Tokens");
+
+	private static final String STREAM_NOTE = "\n\nSwagger UI cannot show a stream: it waits for an answer that "
+			+ "never ends and shows LOADING. Follow it with curl instead: curl -N -H \"Authorization: Bearer $TOKEN\" "
+			+ "<this URL>.";
+
 	/** Properties left out of a response when they have no value. */
 	private static final Set<String> OPTIONAL = Set.of("zone", "modeReason", "modeUntil", "unconfirmedSubscribers",
 			"details", "next");
@@ -56,11 +70,52 @@ class OpenApiSetup {
 				.license(new License().name("Proprietary")))
 			// A relative server keeps the document identical on every node and port.
 			.servers(List.of(new Server().url("/").description("This registry node")))
-			.components(new Components().addSecuritySchemes(BEARER, new SecurityScheme().type(SecurityScheme.Type.HTTP)
-				.scheme("bearer")
-				.description("A token from POST /v1/tokens, or the first admin token (BALLAST_BOOTSTRAP_ADMIN_TOKEN "
-						+ "or <data-dir>/admin.token)")))
+			.components(new Components().addSecuritySchemes(BEARER,
+					new SecurityScheme().type(SecurityScheme.Type.HTTP)
+						.scheme("bearer")
+						.description("Paste the token alone, without \"Bearer \" (Swagger UI adds it): one from "
+								+ "POST /v1/tokens, or the first admin token (BALLAST_BOOTSTRAP_ADMIN_TOKEN or "
+								+ "<data-dir>/admin.token)")))
 			.addSecurityItem(new SecurityRequirement().addList(BEARER));
+	}
+
+	@Bean
+	OpenApiCustomizer operatorsOrder() {
+		return openApi -> {
+			// A tag named on operations but never described is missing from the list,
+			// where Swagger UI would put it last: list every tag the operations use.
+			openApi.getPaths()
+				.values()
+				.stream()
+				.flatMap(item -> item.readOperations().stream())
+				.filter(operation -> operation.getTags() != null)
+				.flatMap(operation -> operation.getTags().stream())
+				.distinct()
+				.filter(name -> openApi.getTags() == null
+						|| openApi.getTags().stream().noneMatch(tag -> tag.getName().equals(name)))
+				.forEach(name -> openApi.addTagsItem(new Tag().name(name)));
+			if (openApi.getTags() != null) {
+				openApi.getTags()
+					.sort(Comparator.comparingInt((Tag tag) -> TAG_ORDER.contains(tag.getName())
+							? TAG_ORDER.indexOf(tag.getName()) : TAG_ORDER.size())
+						.thenComparing(Tag::getName));
+			}
+			openApi.getPaths()
+				.values()
+				.forEach(item -> item.readOperations()
+					.stream()
+					.filter(OpenApiSetup::streams)
+					.forEach(operation -> operation.setDescription(
+							(operation.getDescription() == null ? "" : operation.getDescription()) + STREAM_NOTE)));
+		};
+	}
+
+	private static boolean streams(Operation operation) {
+		return operation.getResponses() != null && operation.getResponses()
+			.values()
+			.stream()
+			.anyMatch(response -> response.getContent() != null
+					&& response.getContent().containsKey(org.springframework.http.MediaType.TEXT_EVENT_STREAM_VALUE));
 	}
 
 	@Bean

@@ -40,6 +40,11 @@ public record Problem(@Schema(example = "https://ballast.dev/problems/invalid-re
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
+	/** This problem as JSON, for a writer outside Spring MVC. */
+	String json() {
+		return JSON.writeValueAsString(this);
+	}
+
 	/** Answers with this problem from a servlet filter, outside Spring MVC. */
 	public void send(HttpServletResponse response) throws IOException {
 		response.setStatus(status);

@@ -56,15 +56,12 @@ class WriteNegotiation implements WebMvcConfigurer, HandlerInterceptor {
 		return true;
 	}
 
-	/** An unparseable type is left to Spring, which refuses it with 415 itself. */
+	/**
+	 * The type parses: an unreadable one was refused by {@link UnreadableContentType}.
+	 */
 	private static boolean isWildcard(String contentType) {
-		try {
-			MediaType type = MediaType.parseMediaType(contentType);
-			return type.isWildcardType() || type.isWildcardSubtype();
-		}
-		catch (InvalidMediaTypeException ex) {
-			return false;
-		}
+		MediaType type = MediaType.parseMediaType(contentType);
+		return type.isWildcardType() || type.isWildcardSubtype();
 	}
 
 	/** As Spring reads the header: absent or empty accepts anything. */
@@ -74,7 +71,9 @@ class WriteNegotiation implements WebMvcConfigurer, HandlerInterceptor {
 			List<MediaType> types = MediaType.parseMediaTypes(values);
 			return types.isEmpty() ? List.of(MediaType.ALL) : types;
 		}
-		catch (InvalidMediaTypeException ex) {
+		// Spring's parser throws an index error, not its own exception, on some malformed
+		// values (unbalanced quotes).
+		catch (InvalidMediaTypeException | IndexOutOfBoundsException ex) {
 			throw new HttpMediaTypeNotAcceptableException("Could not parse 'Accept' header " + values);
 		}
 	}
