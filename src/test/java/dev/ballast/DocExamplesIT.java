@@ -50,7 +50,7 @@ class DocExamplesIT {
 	private static final Duration PER_FILE = Duration.ofMinutes(5);
 
 	@TempDir
-	Path workDir;
+	static Path workDir;
 
 	private Process registry;
 
@@ -72,7 +72,8 @@ class DocExamplesIT {
 		// The README's admin token is the generated one in data/admin.token.
 		builder.environment().remove("BALLAST_BOOTSTRAP_ADMIN_TOKEN");
 		registry = builder.start();
-		awaitHealthy(Duration.ofSeconds(180));
+		// Seven builds on two cores once took three minutes to start it.
+		awaitHealthy(Duration.ofMinutes(6));
 	}
 
 	@AfterAll

@@ -120,6 +120,25 @@ class WriteEndpointsFuzzTest {
 	}
 
 	/**
+	 * Found by the fuzzer: a Content-Type with unbalanced quotes made Spring's media type
+	 * parser throw an index error, answered 500.
+	 */
+	@Test
+	void anUnreadableContentTypeIsRefusedWith415() {
+		Fixture fixture = Fixture.create(false);
+		String unreadable = "'\"\"*!)?M#!!!)\"#!\"!$3$'!(9%!\"D(!$()/&";
+		for (String method : List.of("PUT", "DELETE")) {
+			List<String> before = snapshot(fixture);
+			HttpResponse<String> response = api.raw(method, "/v1/services/%s/instances/a".formatted(fixture.service),
+					method.equals("PUT") ? Endpoint.REGISTER.body.text() : null, Map.of("Content-Type", unreadable),
+					HANG);
+			assertThat(response.statusCode()).as(method).isEqualTo(415);
+			assertThat(response.body()).as(method).contains("Content-Type header cannot be read");
+			assertThat(snapshot(fixture)).as(method).isEqualTo(before);
+		}
+	}
+
+	/**
 	 * Malformed percent escapes, which the JDK client will not send: refused by the
 	 * server with 400, nothing written.
 	 */
