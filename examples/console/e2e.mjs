@@ -31,9 +31,17 @@ const page = context.pages()[0] ?? await context.newPage();
 page.setDefaultTimeout(15000);
 const problems = [];
 page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+// Refused calls are checked below by their URL and status; Chromium's own console line
+// for each ("Failed to load resource") says nothing more.
 page.on('console', (message) => {
-  if (message.type() === 'error') {
+  if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
     problems.push(`console error: ${message.text()}`);
+  }
+});
+const refused = [];
+page.on('response', (response) => {
+  if (response.status() >= 400) {
+    refused.push(`${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`);
   }
 });
 // The token must never travel in a URL.
@@ -54,6 +62,12 @@ async function shot(number, name) {
 function curl(method, path, body) {
   return execFileSync('curl', ['-fsS', '-m', '10', '-X', method, '-H', `@${process.env.CURL_HEADER}`,
     '-H', 'Content-Type: application/json', '--data', body, `${base}${path}`], { encoding: 'utf8' });
+}
+
+/** Text that only a rendering bug shows. */
+async function noStrayText() {
+  const text = await page.locator('main').innerText();
+  check(!/\b(null|undefined|NaN)\b/.test(text), `the page shows null, undefined or NaN: ${text.slice(0, 400)}`);
 }
 
 const row = (id) => page.locator(`tr[data-instance="${id}"]`);
@@ -98,6 +112,10 @@ try {
   await page.locator('#live', { hasText: 'live' }).waitFor();
   const revisionBefore = Number(await page.locator('#revision').textContent());
   check(revisionBefore >= 4, `a revision is shown (${revisionBefore})`);
+  const lease = await row('a').locator('td.lease').textContent();
+  await page.waitForFunction((before) => document.querySelector('tr[data-instance="a"] td.lease').textContent !== before,
+    lease, { timeout: 5000 });
+  await noStrayText();
   await shot('03', 'service');
 
   step = '04 a weight edit made by another client (curl) appears without a reload';
@@ -163,12 +181,16 @@ try {
     check(await page.getByRole('button', { name }).count() === 0, `a reader sees a ${name} button`);
   }
   check(await page.locator('#audit-title').count() === 0, 'a reader sees no audit trail');
+  await noStrayText();
   await shot('08', 'reader');
 
   step = 'the token never in a URL, no script errors';
   const leaked = urls.filter((url) => url.includes(process.env.OPERATOR_TOKEN) || url.includes(process.env.READER_TOKEN));
   check(leaked.length === 0, `the token went into a URL: ${leaked[0]}`);
   check(problems.length === 0, problems.join('; '));
+  // The guard's refusal is the one refused call the run makes.
+  const unexpected = refused.filter((line) => line !== 'POST /v1/services/shop/instances/b/drain 409');
+  check(unexpected.length === 0, `refused calls: ${unexpected.join(', ')}`);
 
   console.log(`console e2e PASS: first load ${firstLoadBytes} bytes in ${firstLoadRequests} requests; `
     + `curl edit shown live in ${liveMs} ms; drain bar at 0 in ${drainMs} ms; reader write controls 0; `

@@ -15,7 +15,7 @@
 # It installs what it lacks: Debian's chromium, curl (apt-get) and playwright-core
 # (npm ci, from the committed package-lock.json; it never downloads a browser). Every
 # process it starts is stopped on exit. Environment: BALLAST_JAR (default
-# target/ballast-*.jar), E2E_HEALTH_TIMEOUT (seconds to wait for Ballast, default 120).
+# target/ballast-*.jar), E2E_HEALTH_TIMEOUT (seconds to wait for Ballast, default 240).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -59,7 +59,7 @@ if [[ -z "$jar" ]]; then
 fi
 [[ -n "$jar" && -f "$jar" ]] || { echo "No Ballast jar found; build it first: ./mvnw -DskipTests package" >&2; exit 1; }
 
-health_timeout="${E2E_HEALTH_TIMEOUT:-120}"
+health_timeout="${E2E_HEALTH_TIMEOUT:-240}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-console-e2e.XXXXXX")"
 shots="$PWD/target/console-screenshots"
 rm -rf "$shots"

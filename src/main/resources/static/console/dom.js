@@ -25,6 +25,11 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
+/** Replaces the parent's children, skipping the absent ones (a control a role may not use). */
+export function put(parent, ...children) {
+  parent.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+}
+
 /**
  * A horizontal bar of value out of max, with its figures as text beside it and as an ARIA
  * meter for screen readers. A limit, when given, is drawn as a mark.
@@ -49,11 +54,13 @@ export function percent(part, whole) {
   return whole > 0 ? Math.round((part * 1000) / whole) / 10 : 0;
 }
 
-/** "in 12 s", "3 min ago": a lease countdown or an age. */
+/** "in 4 min 52 s", "12 s ago": a lease countdown or an age, to the second. */
 export function relative(instant, now = Date.now()) {
   const seconds = Math.round((Date.parse(instant) - now) / 1000);
   const size = Math.abs(seconds);
-  const amount = size < 120 ? `${size} s` : size < 7200 ? `${Math.round(size / 60)} min` : `${Math.round(size / 3600)} h`;
+  const amount = size < 60 ? `${size} s`
+    : size < 3600 ? `${Math.floor(size / 60)} min ${size % 60} s`
+      : `${Math.floor(size / 3600)} h ${Math.floor((size % 3600) / 60)} min`;
   return seconds >= 0 ? `in ${amount}` : `${amount} ago`;
 }
 

@@ -3,7 +3,7 @@
 
 import { call, get, watch } from './api.js';
 import { act } from './dialogs.js';
-import { bar, h, percent, relative, say } from './dom.js';
+import { bar, h, percent, put, relative, say } from './dom.js';
 
 export function servicePage(view, name, session) {
   const base = `/v1/services/${name}`;
@@ -23,7 +23,7 @@ export function servicePage(view, name, session) {
   const auditBody = h('tbody');
   const auditMore = h('button', { type: 'button', hidden: true }, 'Older events');
 
-  view.replaceChildren(
+  put(view,
     h('section', { 'aria-labelledby': 'service-title' },
       h('div', { class: 'heading' },
         h('h1', { id: 'service-title' }, name),
@@ -291,7 +291,7 @@ export function servicePage(view, name, session) {
     }
     const current = list.find((r) => r.state === 'ACTIVE' || r.state === 'PAUSED');
     const past = list.filter((r) => r !== current).slice(0, 5);
-    releaseBox.replaceChildren(
+    put(releaseBox,
       current ? releaseCard(current) : h('p', { class: 'muted' }, 'No release under way.'),
       !current && session.canOperate
         ? h('button', { type: 'button', class: 'write', onclick: startRelease }, 'Start a release…') : null,
