@@ -89,6 +89,7 @@ try {
   page.off('response', counting);
   check(new URL(page.url()).pathname === '/console/', `/ should redirect to /console/, got ${page.url()}`);
   await page.getByLabel('Access token').waitFor();
+  check(!(await page.getByRole('button', { name: 'Sign out' }).isVisible()), 'no Sign out before signing in');
   await shot('01', 'sign-in');
 
   step = '02 sign in as operator: services at a glance';
@@ -128,6 +129,7 @@ try {
   const liveMs = Date.now() - seenAfter;
   check(await page.evaluate(() => window.notReloaded === true), 'the page was not reloaded');
   check(Number(await page.locator('#revision').textContent()) > revisionBefore, 'the revision moved');
+  await page.locator('#settings', { hasText: '550 / 550' }).waitFor();
   await shot('04', 'live-update');
 
   step = '05 edit a weight in the console (If-Match handled)';
@@ -169,7 +171,26 @@ try {
   await page.locator('table.audit td', { hasText: 'instance.drain' }).first().waitFor();
   await shot('07', 'drained');
 
-  step = '08 a reader token sees no write controls';
+  step = '08 start a release, advance it, see its progress, abort it';
+  await page.getByRole('button', { name: 'Start a release…' }).click();
+  await page.getByLabel('From (key=value)').fill('version=1.4.1');
+  await page.getByLabel('To (key=value)').fill('version=1.4.4');
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  const card = page.locator('#release-current');
+  await card.locator('[role=meter][aria-valuenow="10"]').waitFor();
+  await card.getByRole('button', { name: 'Advance' }).click();
+  await page.locator('#dialog').getByRole('button', { name: 'Advance' }).click();
+  await card.locator('[role=meter][aria-valuenow="50"]').waitFor();
+  // At 50% the to group (d) gets half of the 250 the two groups share: the rows follow
+  // the release through the watch stream.
+  await page.waitForFunction(() => document.querySelector('tr[data-instance="d"] td.weight .figure')?.textContent === '125');
+  await shot('08', 'release');
+  await card.getByRole('button', { name: 'Abort' }).click();
+  await page.locator('#dialog').getByRole('button', { name: 'Abort' }).click();
+  await page.getByText('No release under way.').waitFor();
+  await page.waitForFunction(() => document.querySelector('tr[data-instance="d"] td.weight .figure')?.textContent === '100');
+
+  step = '09 a reader token sees no write controls';
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByLabel('Access token').fill(process.env.READER_TOKEN);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -182,7 +203,7 @@ try {
   }
   check(await page.locator('#audit-title').count() === 0, 'a reader sees no audit trail');
   await noStrayText();
-  await shot('08', 'reader');
+  await shot('09', 'reader');
 
   step = 'the token never in a URL, no script errors';
   const leaked = urls.filter((url) => url.includes(process.env.OPERATOR_TOKEN) || url.includes(process.env.READER_TOKEN));
@@ -194,7 +215,7 @@ try {
 
   console.log(`console e2e PASS: first load ${firstLoadBytes} bytes in ${firstLoadRequests} requests; `
     + `curl edit shown live in ${liveMs} ms; drain bar at 0 in ${drainMs} ms; reader write controls 0; `
-    + `8 screenshots in ${shots}; ${Math.round((Date.now() - started) / 1000)} s`);
+    + `9 screenshots in ${shots}; ${Math.round((Date.now() - started) / 1000)} s`);
 } catch (error) {
   await page.screenshot({ path: `${shots}/failed.png` }).catch(() => {});
   console.error(`console e2e: FAIL at step "${step}": ${error.message}`);
