@@ -9,8 +9,9 @@
 # token, registers the service "shop" (instances a b c d, weight 100, one zone) and
 # runs e2e.mjs in Debian's Chromium through playwright-core: sign in, services at a
 # glance, a service's weights, a weight edit made by curl shown live, a weight edit in
-# the console, a guard refusal explained, a drain whose bar goes to 0, and a reader who
-# sees no write controls. Screenshots go to target/console-screenshots/NN-step.png.
+# the console, a guard refusal explained, a drain whose bar goes to 0, a release started,
+# advanced and aborted, and a reader who sees no write controls. Screenshots go to
+# target/console-screenshots/NN-step.png (docs/console.md says what each shows).
 #
 # It installs what it lacks: Debian's chromium, curl (apt-get) and playwright-core
 # (npm ci, from the committed package-lock.json; it never downloads a browser). Every
