@@ -42,8 +42,8 @@ class ConsolePagesTest {
 	void thePageAndItsModulesLoadWithoutAToken() throws Exception {
 		HttpResponse<String> page = get("/console/");
 		assertThat(page.statusCode()).isEqualTo(200);
-		assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type)
-			.startsWith("text/html"));
+		assertThat(page.headers().firstValue("Content-Type"))
+			.hasValueSatisfying(type -> assertThat(type).startsWith("text/html"));
 		assertThat(page.body()).contains("<script type=\"module\" src=\"console.js\">");
 		for (String module : new String[] { "console.js", "api.js", "dom.js", "dialogs.js", "overview.js",
 				"service.js" }) {
