@@ -12,7 +12,9 @@ package dev.ballast.instance;
  * @param ejected instances lease expiry made unroutable
  * @param held expired instances the ejection cap keeps routable
  * @param ejectedWeight sum of the nominal weights of ejected instances
+ * @param unroutableWeight sum of the nominal weights of instances held out of rotation,
+ * as the guard counts them ({@link Instance#heldOut()})
  */
 record ServiceCounts(int instances, int routable, int passing, int critical, long nominalWeight,
-		long totalEffectiveWeight, int ejected, int held, long ejectedWeight) {
+		long totalEffectiveWeight, int ejected, int held, long ejectedWeight, long unroutableWeight) {
 }

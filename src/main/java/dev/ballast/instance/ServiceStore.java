@@ -18,6 +18,13 @@ class ServiceStore {
 	private static final String COLUMNS = "name, weight_policy, default_weight, lease_ttl_seconds, "
 			+ "max_unroutable_percent, max_ejection_percent, revision";
 
+	/**
+	 * The instances {@link Instance#heldOut()} counts in the guard's budget, as SQL over
+	 * the instance table's columns (unqualified: no other table joined here has them).
+	 */
+	private static final String HELD_OUT = "(ejected OR mode IN ('DRAINING', 'DRAINED', 'MAINTENANCE') "
+			+ "OR (weight = 0 AND nominal_weight > 0))";
+
 	private final JdbcClient jdbc;
 
 	ServiceStore(JdbcClient jdbc) {
@@ -68,16 +75,26 @@ class ServiceStore {
 			.update();
 	}
 
+	/**
+	 * Every service's line. The unroutable weight counts what {@link Instance#heldOut()}
+	 * counts; the release under way is read from the release table in the same snapshot.
+	 */
 	List<ServiceSummary> summaries() {
 		return jdbc.sql("""
-				SELECT s.name, s.revision, count(i.id) AS instances,
+				SELECT s.name, s.revision, s.max_unroutable_percent, s.weight_policy, count(i.id) AS instances,
 				       count(i.id) FILTER (WHERE i.effective_weight > 0) AS routable,
-				       coalesce(sum(i.effective_weight), 0) AS total_effective_weight
+				       coalesce(sum(i.effective_weight), 0) AS total_effective_weight,
+				       coalesce(sum(i.nominal_weight), 0) AS nominal_weight,
+				       coalesce(sum(i.nominal_weight) FILTER (WHERE %s), 0) AS unroutable_weight,
+				       (SELECT r.id FROM release r
+				         WHERE r.service = s.name AND r.state IN ('ACTIVE', 'PAUSED')) AS release_under_way
 				  FROM service s LEFT JOIN instance i ON i.service = s.name
-				 GROUP BY s.name, s.revision
-				 ORDER BY s.name""")
+				 GROUP BY s.name, s.revision, s.max_unroutable_percent, s.weight_policy
+				 ORDER BY s.name""".formatted(HELD_OUT))
 			.query((rs, row) -> new ServiceSummary(rs.getString("name"), rs.getInt("instances"), rs.getInt("routable"),
-					rs.getLong("total_effective_weight"), rs.getLong("revision")))
+					rs.getLong("total_effective_weight"), rs.getLong("revision"), rs.getLong("nominal_weight"),
+					rs.getLong("unroutable_weight"), rs.getInt("max_unroutable_percent"),
+					WeightPolicy.valueOf(rs.getString("weight_policy")), rs.getObject("release_under_way", Long.class)))
 			.list();
 	}
 
@@ -91,12 +108,14 @@ class ServiceStore {
 				       coalesce(sum(effective_weight), 0) AS total_effective_weight,
 				       count(*) FILTER (WHERE ejected) AS ejected,
 				       count(*) FILTER (WHERE health = 'CRITICAL' AND NOT ejected) AS held,
-				       coalesce(sum(nominal_weight) FILTER (WHERE ejected), 0) AS ejected_weight
-				  FROM instance WHERE service = ?""")
+				       coalesce(sum(nominal_weight) FILTER (WHERE ejected), 0) AS ejected_weight,
+				       coalesce(sum(nominal_weight) FILTER (WHERE %s), 0) AS unroutable_weight
+				  FROM instance WHERE service = ?""".formatted(HELD_OUT))
 			.param(name.value())
 			.query((rs, row) -> new ServiceCounts(rs.getInt("instances"), rs.getInt("routable"), rs.getInt("passing"),
 					rs.getInt("critical"), rs.getLong("nominal_weight"), rs.getLong("total_effective_weight"),
-					rs.getInt("ejected"), rs.getInt("held"), rs.getLong("ejected_weight")))
+					rs.getInt("ejected"), rs.getInt("held"), rs.getLong("ejected_weight"),
+					rs.getLong("unroutable_weight")))
 			.single();
 	}
 

@@ -20,13 +20,17 @@ record ServiceView(@Schema(example = "payments") String name, WeightPolicy weigh
 				+ "weight of an instance an operator or a registrant holds at 0. The guard's budget (maxUnroutablePercent) "
 				+ "is a share of it", minimum = "0") long nominalWeight,
 		@Schema(description = "Sum of effective weights", minimum = "0") long totalEffectiveWeight,
+		@Schema(description = "Nominal weight of the instances held out of rotation (draining, drained, in "
+				+ "maintenance, held at weight 0 by hand, or ejected): the guard's budget in use",
+				minimum = "0") long unroutableWeight,
 		EjectionView ejection) {
 
 	static ServiceView of(ServiceSettings settings, ServiceCounts counts) {
 		return new ServiceView(settings.name().value(), settings.weightPolicy(), settings.defaultWeight(),
 				settings.leaseTtlSeconds(), settings.maxUnroutablePercent(), settings.maxEjectionPercent(),
 				settings.revision(), counts.instances(), counts.routable(), counts.passing(), counts.critical(),
-				counts.nominalWeight(), counts.totalEffectiveWeight(), EjectionView.of(settings, counts));
+				counts.nominalWeight(), counts.totalEffectiveWeight(), counts.unroutableWeight(),
+				EjectionView.of(settings, counts));
 	}
 
 	/**

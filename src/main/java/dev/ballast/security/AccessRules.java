@@ -27,7 +27,11 @@ final class AccessRules {
 			rule(READ, "/actuator/health", Need.NOTHING), rule(READ, "/actuator/health/**", Need.NOTHING),
 			rule(READ, "/swagger-ui.html", Need.NOTHING), rule(READ, "/swagger-ui/**", Need.NOTHING),
 			rule(READ, "/v3/api-docs", Need.NOTHING), rule(READ, "/v3/api-docs/**", Need.NOTHING),
-			rule(READ, "/actuator/prometheus", Need.READER),
+			// The console's static page and assets (no registry data; its API calls carry
+			// the
+			// operator's token), and the root, which redirects to it.
+			rule(READ, "/", Need.NOTHING), rule(READ, "/console", Need.NOTHING),
+			rule(READ, "/console/**", Need.NOTHING), rule(READ, "/actuator/prometheus", Need.READER),
 
 			rule(READ, "/v1/services", Need.READER), rule(READ, "/v1/services/{service}", Need.READER),
 			rule(READ, "/v1/services/{service}/instances", Need.READER),
@@ -54,7 +58,8 @@ final class AccessRules {
 			rule(Set.of("POST"), "/v1/services/{service}/releases/{id}/abort", Need.OPERATOR),
 			rule(READ, "/v1/audit", Need.OPERATOR),
 
-			rule(Set.of("GET", "HEAD", "POST"), "/v1/tokens", Need.ADMIN),
+			// Any token may ask who it is: the console shows its role from the answer.
+			rule(READ, "/v1/tokens/self", Need.READER), rule(Set.of("GET", "HEAD", "POST"), "/v1/tokens", Need.ADMIN),
 			rule(Set.of("DELETE"), "/v1/tokens/{id}", Need.ADMIN));
 
 	private AccessRules() {

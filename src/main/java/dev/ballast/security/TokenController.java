@@ -17,6 +17,7 @@ import tools.jackson.databind.JsonNode;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -67,6 +68,15 @@ class TokenController {
 	@ApiResponse(responseCode = "200", description = "The tokens")
 	List<TokenView> list() {
 		return store.listed().stream().map(TokenView::of).toList();
+	}
+
+	@GetMapping("/v1/tokens/self")
+	@Operation(summary = "The calling token (any role)", description = """
+			Who the caller is: the token's name, role and scope, never its secret. Lets a client (the console) \
+			show the role it signed in with and offer only what that role may do.""")
+	@ApiResponse(responseCode = "200", description = "The token that made this call")
+	TokenView self(Authentication caller) {
+		return TokenView.of(((Caller) caller).token());
 	}
 
 	@DeleteMapping("/v1/tokens/{id}")

@@ -134,6 +134,7 @@ class AccessMatrixTest {
 					f -> new Call("/v1/services/" + f.service() + "/subscribers/lb-1/ack", "{\"revision\":1}")),
 			new Endpoint("GET", "/v1/audit", Need.OPERATE, f -> Call.of("/v1/audit?service=" + f.service())),
 			new Endpoint("GET", "/v1/tokens", Need.ADMINISTER, f -> Call.of("/v1/tokens")),
+			new Endpoint("GET", "/v1/tokens/self", Need.READ, f -> Call.of("/v1/tokens/self")),
 			new Endpoint("POST", "/v1/tokens", Need.ADMINISTER,
 					f -> new Call("/v1/tokens", "{\"name\":\"matrix\",\"role\":\"reader\"}")),
 			new Endpoint("DELETE", "/v1/tokens/{id}", Need.ADMINISTER, AccessMatrixTest::disposableToken),
@@ -142,7 +143,9 @@ class AccessMatrixTest {
 			new Endpoint("GET", "/actuator/health/readiness", Need.NONE, f -> Call.of("/actuator/health/readiness")),
 			new Endpoint("GET", "/actuator/prometheus", Need.READ, f -> Call.of("/actuator/prometheus")),
 			new Endpoint("GET", "/swagger-ui/index.html", Need.NONE, f -> Call.of("/swagger-ui/index.html")),
-			new Endpoint("GET", "/v3/api-docs", Need.NONE, f -> Call.of("/v3/api-docs")));
+			new Endpoint("GET", "/v3/api-docs", Need.NONE, f -> Call.of("/v3/api-docs")),
+			new Endpoint("GET", "/console/", Need.NONE, f -> Call.of("/console/")),
+			new Endpoint("GET", "/console/console.js", Need.NONE, f -> Call.of("/console/console.js")));
 
 	static Api admin;
 

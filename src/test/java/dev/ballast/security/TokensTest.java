@@ -77,6 +77,25 @@ class TokensTest {
 	}
 
 	@Test
+	void aTokenAsksWhoItIsAndGetsItsRoleAndScopeButNeverItsSecret() {
+		Api admin = Api.on(port);
+		String secret = admin
+			.send("POST", "/v1/tokens", "{\"name\":\"self deploys\",\"role\":\"registrant\",\"services\":[\"pay-*\"]}",
+					null)
+			.json()
+			.get("token")
+			.asString();
+		Api.Reply self = admin.as(secret).get("/v1/tokens/self");
+		assertThat(self.status()).isEqualTo(200);
+		assertThat(self.json().get("name").asString()).isEqualTo("self deploys");
+		assertThat(self.json().get("role").asString()).isEqualTo("registrant");
+		assertThat(self.json().get("services").get(0).asString()).isEqualTo("pay-*");
+		assertThat(self.body()).doesNotContain(secret);
+		assertThat(admin.get("/v1/tokens/self").json().get("role").asString()).isEqualTo("admin");
+		assertThat(admin.as(null).get("/v1/tokens/self").status()).isEqualTo(401);
+	}
+
+	@Test
 	void missingMalformedUnknownAndExpiredTokensAre401WithAChallenge() {
 		Api anonymous = Api.on(port).as(null);
 		Api.Reply none = anonymous.get("/v1/services");
