@@ -71,7 +71,7 @@ class TokenController {
 	}
 
 	@GetMapping("/v1/tokens/self")
-	@Operation(summary = "The calling token (any role)", description = """
+	@Operation(operationId = "currentToken", summary = "The calling token (any role)", description = """
 			Who the caller is: the token's name, role and scope, never its secret. Lets a client (the console) \
 			show the role it signed in with and offer only what that role may do.""")
 	@ApiResponse(responseCode = "200", description = "The token that made this call")
