@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import dev.ballast.database.AdvisoryLock;
@@ -281,16 +283,19 @@ class LeaseExpiryTest {
 		tickAt(registeredAt.plusSeconds(60));
 		register("c", 100);
 		CountDownLatch serviceHeld = new CountDownLatch(1);
+		// Threads of their own: the common pool may have a single thread, and the writer
+		// waits there until the sweep waits for it.
+		ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 		CompletableFuture<Integer> writer = CompletableFuture.supplyAsync(() -> transactions.execute(status -> {
 			jdbc.sql("SELECT name FROM service WHERE name = ? FOR UPDATE").param(service).query().singleRow();
 			serviceHeld.countDown();
 			org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> waitingOnLocks() > 0);
 			return jdbc.sql("UPDATE instance SET zone = 'az-2' WHERE service = ? AND id = 'c'").param(service).update();
-		}));
+		}), threads);
 		assertThat(serviceHeld.await(10, TimeUnit.SECONDS)).isTrue();
 
 		CompletableFuture<LeaseSweeper.Sweep> sweep = CompletableFuture
-			.supplyAsync(() -> tickAt(registeredAt.plus(Duration.ofHours(2))));
+			.supplyAsync(() -> tickAt(registeredAt.plus(Duration.ofHours(2))), threads);
 
 		assertThat(writer.get(30, TimeUnit.SECONDS)).as("rows the writer updated").isEqualTo(1);
 		assertThat(sweep.get(30, TimeUnit.SECONDS).extendedBy()).isGreaterThan(Duration.ofMinutes(100));
