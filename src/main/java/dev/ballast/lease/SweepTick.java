@@ -41,7 +41,8 @@ class SweepTick {
 	}
 
 	/**
-	 * @return how long the registry was not watching; leases are extended by it */
+	 * @return how long the registry was not watching; leases are extended by it
+	 */
 	@Transactional(propagation = Propagation.REQUIRES_NEW, timeout = 30)
 	Duration record(Instant now) {
 		Duration outage = SweepGap.outage(store.tick(now).orElse(null), now, settings.sweepInterval(),
