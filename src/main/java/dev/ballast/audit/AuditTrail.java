@@ -3,24 +3,30 @@ package dev.ballast.audit;
 import java.sql.Timestamp;
 import java.time.Clock;
 
+import dev.ballast.database.CommitBatch;
 import dev.ballast.web.RequestIds;
 import tools.jackson.databind.ObjectMapper;
 
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Writes audit events. It joins the writer's transaction and refuses to run without one,
- * so an event and its change commit or roll back together: an acknowledged write always
- * has its event, a refused one never does.
+ * and appends its rows to the transaction's {@link CommitBatch}, so an event and its
+ * change commit or roll back together: an acknowledged write always has its event, a
+ * refused one never does.
  */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
 public class AuditTrail {
 
-	private final JdbcClient jdbc;
+	private static final String INSERT = """
+			INSERT INTO audit_event (at, token_id, token_name, action, service, instance, before, after,
+			                         normalizations, forced, request_id, details)
+			VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?::jsonb)""";
+
+	private final CommitBatch batch;
 
 	private final ObjectMapper json;
 
@@ -30,8 +36,8 @@ public class AuditTrail {
 
 	private final Clock clock;
 
-	AuditTrail(JdbcClient jdbc, ObjectMapper json, Actors actors, RequestIds requestIds, Clock clock) {
-		this.jdbc = jdbc;
+	AuditTrail(CommitBatch batch, ObjectMapper json, Actors actors, RequestIds requestIds, Clock clock) {
+		this.batch = batch;
 		this.json = json;
 		this.actors = actors;
 		this.requestIds = requestIds;
@@ -49,15 +55,10 @@ public class AuditTrail {
 	}
 
 	private void write(AuditEntry entry, Actor actor) {
-		jdbc.sql("""
-				INSERT INTO audit_event (at, token_id, token_name, action, service, instance, before, after,
-				                         normalizations, forced, request_id, details)
-				VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?::jsonb)""")
-			.params(Timestamp.from(clock.instant()), actor.tokenId(), actor.tokenName(), entry.action().code(),
-					entry.service(), entry.instance(), jsonOrNull(entry.before()), jsonOrNull(entry.after()),
-					entry.normalizations().toArray(String[]::new), entry.forced(), requestIds.current(),
-					entry.details().isEmpty() ? null : json.writeValueAsString(entry.details()))
-			.update();
+		batch.append(INSERT, Timestamp.from(clock.instant()), actor.tokenId(), actor.tokenName(), entry.action().code(),
+				entry.service(), entry.instance(), jsonOrNull(entry.before()), jsonOrNull(entry.after()),
+				entry.normalizations().toArray(String[]::new), entry.forced(), requestIds.current(),
+				entry.details().isEmpty() ? null : json.writeValueAsString(entry.details()));
 	}
 
 	private String jsonOrNull(Object value) {

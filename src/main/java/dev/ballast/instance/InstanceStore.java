@@ -49,6 +49,36 @@ class InstanceStore {
 			.optional();
 	}
 
+	/**
+	 * Locks a service's row and then one of its instances' rows (the order every writer
+	 * takes them in: the service's is locked as the first part of the statement is read,
+	 * before the instance's is looked up), in one statement.
+	 * @return empty when the service is not registered
+	 */
+	Optional<ServiceWithInstance> lockWithService(ServiceName service, InstanceId id) {
+		return jdbc
+			.sql("""
+					WITH s AS MATERIALIZED (
+					  SELECT name, weight_policy, default_weight, lease_ttl_seconds, max_unroutable_percent,
+					         max_ejection_percent, revision
+					    FROM service WHERE name = ? FOR UPDATE)
+					SELECT s.name AS s_name, s.weight_policy AS s_weight_policy, s.default_weight AS s_default_weight,
+					       s.lease_ttl_seconds AS s_lease_ttl_seconds,
+					       s.max_unroutable_percent AS s_max_unroutable_percent,
+					       s.max_ejection_percent AS s_max_ejection_percent, s.revision AS s_revision, i.*
+					  FROM s LEFT JOIN LATERAL (
+					         SELECT %s FROM instance WHERE service = s.name AND id = ? FOR UPDATE) AS i ON true"""
+				.formatted(COLUMNS))
+			.params(service.value(), id.value())
+			.query((rs, row) -> new ServiceWithInstance(ServiceStore.settings(rs, "s_"),
+					rs.getString("id") == null ? Optional.empty() : Optional.of(instance(rs, row))))
+			.optional();
+	}
+
+	/** A locked service and one of its instances, locked too when it exists. */
+	record ServiceWithInstance(ServiceSettings settings, Optional<Instance> instance) {
+	}
+
 	/** Locks every instance of a service; the caller already holds the service lock. */
 	List<Instance> lockAll(ServiceName service) {
 		return jdbc.sql("SELECT " + COLUMNS + " FROM instance WHERE service = ? ORDER BY id FOR UPDATE")
@@ -64,26 +94,35 @@ class InstanceStore {
 			.list();
 	}
 
-	/** Inserts or replaces an instance; a new one is registered at its first renewal. */
-	void upsert(Instance instance) {
+	/**
+	 * Hands out the service's next revision and stores the instance under it, in one
+	 * statement: inserts or replaces it; a new one is registered at its first renewal.
+	 * The caller holds the service's lock.
+	 * @return the revision it is stored at
+	 */
+	long upsertAtNextRevision(Instance instance) {
 		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
-		jdbc.sql("""
-				INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
-				                      mode_reason, mode_until, unconfirmed_subscribers, health, ejected,
-				                      metadata, lease_ttl_seconds, last_renewed_at, registered_at, revision)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?::jsonb, ?, ?, ?, ?)
-				ON CONFLICT (service, id) DO UPDATE SET
-				       address = EXCLUDED.address, port = EXCLUDED.port, zone = EXCLUDED.zone,
-				       weight = EXCLUDED.weight, effective_weight = EXCLUDED.effective_weight,
-				       nominal_weight = EXCLUDED.nominal_weight,
-				       mode = EXCLUDED.mode, mode_reason = EXCLUDED.mode_reason, mode_until = EXCLUDED.mode_until,
-				       unconfirmed_subscribers = EXCLUDED.unconfirmed_subscribers,
-				       health = EXCLUDED.health, ejected = EXCLUDED.ejected,
-				       metadata = EXCLUDED.metadata,
-				       lease_ttl_seconds = EXCLUDED.lease_ttl_seconds, last_renewed_at = EXCLUDED.last_renewed_at,
-				       revision = EXCLUDED.revision""")
-			.params(instance.service().value(), instance.id().value(), instance.address(), instance.port(),
-					instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
+		return jdbc
+			.sql("""
+					WITH next AS (UPDATE service SET revision = revision + 1, updated_at = now() WHERE name = ?
+					              RETURNING revision)
+					INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
+					                      mode_reason, mode_until, unconfirmed_subscribers, health, ejected,
+					                      metadata, lease_ttl_seconds, last_renewed_at, registered_at, revision)
+					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?::jsonb, ?, ?, ?, (SELECT revision FROM next))
+					ON CONFLICT (service, id) DO UPDATE SET
+					       address = EXCLUDED.address, port = EXCLUDED.port, zone = EXCLUDED.zone,
+					       weight = EXCLUDED.weight, effective_weight = EXCLUDED.effective_weight,
+					       nominal_weight = EXCLUDED.nominal_weight,
+					       mode = EXCLUDED.mode, mode_reason = EXCLUDED.mode_reason, mode_until = EXCLUDED.mode_until,
+					       unconfirmed_subscribers = EXCLUDED.unconfirmed_subscribers,
+					       health = EXCLUDED.health, ejected = EXCLUDED.ejected,
+					       metadata = EXCLUDED.metadata,
+					       lease_ttl_seconds = EXCLUDED.lease_ttl_seconds, last_renewed_at = EXCLUDED.last_renewed_at,
+					       revision = EXCLUDED.revision
+					RETURNING revision""")
+			.params(instance.service().value(), instance.service().value(), instance.id().value(), instance.address(),
+					instance.port(), instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
 					instance.nominalWeight().value(), instance.mode().name(),
 					detail.map(ModeDetail::reason).orElse(null),
 					detail.map(ModeDetail::until).map(Timestamp::from).orElse(null),
@@ -93,9 +132,9 @@ class InstanceStore {
 						.orElse(null),
 					instance.health().name(), instance.ejected(),
 					json.writeValueAsString(instance.metadata().entries()), instance.leaseTtlSeconds(),
-					Timestamp.from(instance.lastRenewedAt()), Timestamp.from(instance.lastRenewedAt()),
-					instance.revision())
-			.update();
+					Timestamp.from(instance.lastRenewedAt()), Timestamp.from(instance.lastRenewedAt()))
+			.query(Long.class)
+			.single();
 	}
 
 	/**
@@ -107,10 +146,18 @@ class InstanceStore {
 			.update();
 	}
 
-	boolean delete(ServiceName service, InstanceId id) {
-		return jdbc.sql("DELETE FROM instance WHERE service = ? AND id = ?")
-			.params(service.value(), id.value())
-			.update() == 1;
+	/**
+	 * Deletes an instance and hands out the service's next revision for its removal, in
+	 * one statement. The caller holds the service's lock.
+	 * @return the revision of the removal
+	 */
+	long deleteAtNextRevision(ServiceName service, InstanceId id) {
+		return jdbc.sql("""
+				WITH gone AS (DELETE FROM instance WHERE service = ? AND id = ?)
+				UPDATE service SET revision = revision + 1, updated_at = now() WHERE name = ? RETURNING revision""")
+			.params(service.value(), id.value(), service.value())
+			.query(Long.class)
+			.single();
 	}
 
 	private Instance instance(ResultSet rs, int row) throws SQLException {

@@ -39,7 +39,7 @@ class Registrations {
 	@Transactional
 	Registration register(ServiceName service, InstanceId id, RegistrationRequest request) {
 		Metadata metadata = Metadata.of(request.metadata(), "/metadata");
-		LockedService locked = path.lockOrCreate(service);
+		LockedService locked = path.lockOrCreate(service, id);
 		ServiceSettings settings = locked.settings();
 		List<String> normalized = new ArrayList<>();
 		Weight weight = request.weight() == null ? settings.defaultWeight()

@@ -49,10 +49,17 @@ class ServiceStore {
 			.optional();
 	}
 
-	/** Like {@link #lock}, creating the service with default settings if it is new. */
+	/**
+	 * Like {@link #lock}, creating the service with default settings if it is new: one
+	 * statement for a service that exists, as nearly every registration's does.
+	 */
 	ServiceSettings lockOrCreate(ServiceName name) {
-		jdbc.sql("INSERT INTO service (name) VALUES (?) ON CONFLICT (name) DO NOTHING").param(name.value()).update();
-		return lock(name).orElseThrow();
+		return lock(name).orElseGet(() -> {
+			jdbc.sql("INSERT INTO service (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
+				.param(name.value())
+				.update();
+			return lock(name).orElseThrow();
+		});
 	}
 
 	/** Hands out the next revision of a locked service. */
@@ -120,10 +127,19 @@ class ServiceStore {
 	}
 
 	private static ServiceSettings settings(ResultSet rs, int row) throws SQLException {
-		return new ServiceSettings(ServiceName.of(rs.getString("name")),
-				WeightPolicy.valueOf(rs.getString("weight_policy")), Weight.of(rs.getInt("default_weight")),
-				rs.getInt("lease_ttl_seconds"), rs.getInt("max_unroutable_percent"), rs.getInt("max_ejection_percent"),
-				rs.getLong("revision"));
+		return settings(rs, "");
+	}
+
+	/**
+	 * Settings from a row whose service columns are named with {@code prefix} (so that
+	 * they can share a row with an instance's).
+	 */
+	static ServiceSettings settings(ResultSet rs, String prefix) throws SQLException {
+		return new ServiceSettings(ServiceName.of(rs.getString(prefix + "name")),
+				WeightPolicy.valueOf(rs.getString(prefix + "weight_policy")),
+				Weight.of(rs.getInt(prefix + "default_weight")), rs.getInt(prefix + "lease_ttl_seconds"),
+				rs.getInt(prefix + "max_unroutable_percent"), rs.getInt(prefix + "max_ejection_percent"),
+				rs.getLong(prefix + "revision"));
 	}
 
 }

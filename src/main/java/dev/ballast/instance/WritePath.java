@@ -69,6 +69,18 @@ public class WritePath {
 		return new LockedService(this, services.lockOrCreate(service));
 	}
 
+	/**
+	 * Like {@link #lockOrCreate(ServiceName)}, reading (and locking) one instance with
+	 * the service in the same statement, for a write that is about that instance.
+	 */
+	LockedService lockOrCreate(ServiceName service, InstanceId id) {
+		return instances.lockWithService(service, id).map(locked -> {
+			LockedService lockedService = new LockedService(this, locked.settings());
+			lockedService.stored(id, locked.instance().orElse(null));
+			return lockedService;
+		}).orElseGet(() -> lockOrCreate(service));
+	}
+
 	ServiceStore services() {
 		return services;
 	}
@@ -87,8 +99,7 @@ public class WritePath {
 
 	/** Stores a changed instance under a new revision and announces it. */
 	Instance save(Instance changed) {
-		Instance stored = changed.withRevision(services.nextRevision(changed.service()));
-		instances.upsert(stored);
+		Instance stored = changed.withRevision(instances.upsertAtNextRevision(changed));
 		events.publishEvent(new InstanceChanged(stored.service(), stored.revision(), stored.id(),
 				InstanceView.of(stored), clock.instant()));
 		return stored;
@@ -96,8 +107,7 @@ public class WritePath {
 
 	/** Removes an instance under a new revision and announces it. */
 	void remove(Instance instance) {
-		instances.delete(instance.service(), instance.id());
-		long revision = services.nextRevision(instance.service());
+		long revision = instances.deleteAtNextRevision(instance.service(), instance.id());
 		events.publishEvent(new InstanceChanged(instance.service(), revision, instance.id(), null, clock.instant()));
 	}
 

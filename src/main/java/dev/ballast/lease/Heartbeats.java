@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 import dev.ballast.instance.Health;
 import dev.ballast.instance.InstanceChanged;
@@ -91,6 +92,26 @@ class Heartbeats {
 		if (status.health() == Health.CRITICAL) {
 			status = revive(key, now).orElseThrow(() -> unknown(service, id));
 		}
+		return absorb(key, status, now);
+	}
+
+	/**
+	 * A heartbeat answered from memory alone, for the path that answers before the filter
+	 * chain: only for an instance whose lease is current by what this node knows, and
+	 * only once {@code admitted} says the caller may renew it.
+	 * @return the answer, or null when the heartbeat needs the full path (an unknown or
+	 * expired instance, or a caller not admitted)
+	 */
+	HeartbeatView beatFromMemory(InstanceKey key, BooleanSupplier admitted) {
+		LeaseStatus status = statuses.get(key);
+		if (status == null || status.health() != Health.PASSING || !admitted.getAsBoolean()) {
+			return null;
+		}
+		beats.increment();
+		return absorb(key, status, clock.instant());
+	}
+
+	private HeartbeatView absorb(InstanceKey key, LeaseStatus status, Instant now) {
 		pending.merge(key, now, Heartbeats::later);
 		return new HeartbeatView(status.mode(), status.effectiveWeight(),
 				now.plus(Duration.ofSeconds(status.ttlSeconds())));

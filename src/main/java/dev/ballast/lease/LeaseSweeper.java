@@ -24,7 +24,6 @@ import dev.ballast.instance.Guard;
 import dev.ballast.instance.LockedService;
 import dev.ballast.instance.WritePath;
 import dev.ballast.instance.ServiceName;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,9 +35,9 @@ import org.springframework.transaction.annotation.Transactional;
  * Expires leases, on one node at a time: the sweep runs in one transaction that first
  * takes a PostgreSQL advisory lock, so a second node's sweep finds it taken and does
  * nothing. Before judging, it extends leases by any time the registry was not watching
- * ({@link SweepGap}); it judges as of {@link LeaseSettings#flushAllowance()} ago, so
- * renewals still buffered on some node count; and it ejects within the
- * {@link EjectionCap}.
+ * ({@link SweepTick}, committed on its own under that lock); it judges as of
+ * {@link LeaseSettings#flushAllowance()} ago, so renewals still buffered on some node
+ * count; and it ejects within the {@link EjectionCap}.
  */
 @Component
 class LeaseSweeper {
@@ -57,17 +56,16 @@ class LeaseSweeper {
 
 	private final Map<String, AtomicInteger> held = new ConcurrentHashMap<>();
 
-	private final Counter extensions;
+	private final SweepTick tick;
 
-	LeaseSweeper(LeaseStore store, WritePath path, LeaseSettings settings, Clock clock, MeterRegistry meters) {
+	LeaseSweeper(LeaseStore store, SweepTick tick, WritePath path, LeaseSettings settings, Clock clock,
+			MeterRegistry meters) {
 		this.store = store;
+		this.tick = tick;
 		this.path = path;
 		this.settings = settings;
 		this.clock = clock;
 		this.meters = meters;
-		this.extensions = Counter.builder("ballast.lease.extensions")
-			.description("Sweeps that extended every lease because the registry was not watching")
-			.register(meters);
 	}
 
 	/**
@@ -80,14 +78,7 @@ class LeaseSweeper {
 			return Sweep.NOT_LEADER;
 		}
 		Instant now = clock.instant();
-		Duration outage = SweepGap.outage(store.tick(now).orElse(null), now, settings.sweepInterval(),
-				settings.pauseTolerance());
-		if (!outage.isZero()) {
-			int extended = store.extendLeases(outage);
-			extensions.increment();
-			log.warn("Leases were not watched for {}; extended {} leases by that before expiring any", outage,
-					extended);
-		}
+		Duration outage = tick.record(now);
 		Instant judgedAt = now.minus(settings.flushAllowance());
 		Sweep sweep = new Sweep(true, outage, 0, 0, 0, 0);
 		Set<String> services = new LinkedHashSet<>(store.servicesToSweep(judgedAt));

@@ -46,7 +46,7 @@ class AccessControl {
 	}
 
 	@Bean
-	SecurityFilterChain registryAccess(HttpSecurity http, Tokens tokens, RateLimitSettings limits, MeterRegistry meters)
+	SecurityFilterChain registryAccess(HttpSecurity http, Tokens tokens, WriteBuckets buckets, MeterRegistry meters)
 			throws Exception {
 		return http.csrf(AbstractHttpConfigurer::disable)
 			.httpBasic(AbstractHttpConfigurer::disable)
@@ -55,7 +55,7 @@ class AccessControl {
 			.requestCache(AbstractHttpConfigurer::disable)
 			.sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.addFilterBefore(new BearerTokens(tokens), AnonymousAuthenticationFilter.class)
-			.addFilterAfter(new WriteLimits(limits, meters), AuthorizationFilter.class)
+			.addFilterAfter(new WriteLimits(buckets, meters), AuthorizationFilter.class)
 			// An async or error dispatch continues a request that was authorized already.
 			.authorizeHttpRequests(
 					requests -> requests.dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR)

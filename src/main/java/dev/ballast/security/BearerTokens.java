@@ -49,13 +49,13 @@ final class BearerTokens extends OncePerRequestFilter {
 			return;
 		}
 		Optional<String> secret = secret(header);
-		Optional<Token> token = secret.flatMap(tokens::authenticate);
-		if (token.isEmpty()) {
+		Optional<Caller> caller = secret.flatMap(tokens::authenticate);
+		if (caller.isEmpty()) {
 			refuse(request, response, refusal(secret));
 			return;
 		}
 		SecurityContext context = SecurityContextHolder.createEmptyContext();
-		context.setAuthentication(new Caller(token.get()));
+		context.setAuthentication(caller.get());
 		SecurityContextHolder.setContext(context);
 		try {
 			chain.doFilter(request, response);
@@ -81,7 +81,11 @@ final class BearerTokens extends OncePerRequestFilter {
 		return "the bearer token is unknown, deleted or expired";
 	}
 
-	private static Optional<String> secret(String header) {
+	/**
+	 * The secret of an {@code Authorization} header, or empty when it is not a bearer
+	 * token.
+	 */
+	static Optional<String> secret(String header) {
 		if (header.length() <= SCHEME.length()
 				|| !header.substring(0, SCHEME.length()).toLowerCase(Locale.ROOT).equals(SCHEME)) {
 			return Optional.empty();

@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -25,8 +24,6 @@ import org.springframework.stereotype.Component;
 class TokenStore {
 
 	static final String CHANNEL = "ballast_tokens";
-
-	private static final HexFormat HEX = HexFormat.of();
 
 	private final JdbcClient jdbc;
 
@@ -58,10 +55,10 @@ class TokenStore {
 		return deleted;
 	}
 
-	/** Every token, keyed by the hex SHA-256 of its secret. */
-	Map<String, Token> all() {
+	/** Every token, keyed by the SHA-256 of its secret. */
+	Map<SecretDigest, Token> all() {
 		return jdbc.sql("SELECT * FROM token")
-			.query((rs, row) -> Map.entry(HEX.formatHex(rs.getBytes("secret_sha256")), token(rs)))
+			.query((rs, row) -> Map.entry(new SecretDigest(rs.getBytes("secret_sha256")), token(rs)))
 			.list()
 			.stream()
 			.collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue));
@@ -109,10 +106,6 @@ class TokenStore {
 				role == Role.REGISTRANT ? new ServiceScope(patterns) : null,
 				(Integer) rs.getObject("writes_per_second"), rs.getTimestamp("created_at").toInstant(),
 				expires == null ? null : expires.toInstant());
-	}
-
-	static String key(String secret) {
-		return HEX.formatHex(Secret.sha256(secret));
 	}
 
 }

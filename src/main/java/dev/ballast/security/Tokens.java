@@ -33,7 +33,11 @@ class Tokens implements Notified {
 
 	private final ApplicationEventPublisher events;
 
-	private volatile Map<String, Token> bySecretHash;
+	/**
+	 * One {@link Caller} per token, made once per reload: a request authenticates by a
+	 * digest and a lookup, and allocates no authorities.
+	 */
+	private volatile Map<SecretDigest, Caller> bySecretHash;
 
 	private final AtomicBoolean reloadPending = new AtomicBoolean();
 
@@ -44,10 +48,10 @@ class Tokens implements Notified {
 		this.bySecretHash = Map.of();
 	}
 
-	/** The token with this secret, unless it is unknown or expired. */
-	Optional<Token> authenticate(String secret) {
-		Token token = bySecretHash.get(TokenStore.key(secret));
-		return token == null || token.expiredAt(clock.instant()) ? Optional.empty() : Optional.of(token);
+	/** The caller with this secret, unless its token is unknown or expired. */
+	Optional<Caller> authenticate(String secret) {
+		Caller caller = bySecretHash.get(SecretDigest.of(secret));
+		return caller == null || caller.token().expiredAt(clock.instant()) ? Optional.empty() : Optional.of(caller);
 	}
 
 	/**
@@ -55,8 +59,10 @@ class Tokens implements Notified {
 	 * it later, so a deleted token cannot come back.
 	 */
 	synchronized void reload() {
-		Map<String, Token> loaded = store.all();
-		bySecretHash = loaded;
+		Map<SecretDigest, Token> loaded = store.all();
+		bySecretHash = loaded.entrySet()
+			.stream()
+			.collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, entry -> new Caller(entry.getValue())));
 		events.publishEvent(new TokensInForce(
 				loaded.values().stream().map(token -> token.id().toString()).collect(Collectors.toSet())));
 	}

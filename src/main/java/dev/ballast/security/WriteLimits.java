@@ -1,16 +1,11 @@
 package dev.ballast.security;
 
 import java.io.IOException;
-import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import dev.ballast.web.Problem;
-import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,22 +20,19 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Each token's mutating requests, heartbeats included, are limited per second on each
- * node (a token bucket holding one second's worth, so short bursts pass). Past it: 429
- * with a jittered Retry-After, so that a crowd of refused clients does not come back in
- * step.
+ * node ({@link WriteBuckets}). Past it: 429 with a jittered Retry-After, so that a crowd
+ * of refused clients does not come back in step.
  */
 final class WriteLimits extends OncePerRequestFilter {
 
 	private static final Set<String> MUTATING = Set.of("POST", "PUT", "PATCH", "DELETE");
 
-	private final RateLimitSettings settings;
+	private final WriteBuckets buckets;
 
 	private final Counter refused;
 
-	private final Map<UUID, Bucket> buckets = new ConcurrentHashMap<>();
-
-	WriteLimits(RateLimitSettings settings, MeterRegistry meters) {
-		this.settings = settings;
+	WriteLimits(WriteBuckets buckets, MeterRegistry meters) {
+		this.buckets = buckets;
 		this.refused = Counter.builder("ballast.writes.rate.limited")
 			.description("Mutating requests refused with 429 by the per-token rate limit")
 			.register(meters);
@@ -55,12 +47,7 @@ final class WriteLimits extends OncePerRequestFilter {
 			return;
 		}
 		Token token = caller.token();
-		int perSecond = token.writesPerSecond() == null ? settings.writesPerSecond() : token.writesPerSecond();
-		Bucket bucket = buckets.computeIfAbsent(token.id(),
-				id -> Bucket.builder()
-					.addLimit(limit -> limit.capacity(perSecond).refillGreedy(perSecond, Duration.ofSeconds(1)))
-					.build());
-		ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
+		ConsumptionProbe probe = buckets.take(token);
 		if (probe.isConsumed()) {
 			chain.doFilter(request, response);
 			return;
@@ -71,7 +58,7 @@ final class WriteLimits extends OncePerRequestFilter {
 				Long.toString(base + ThreadLocalRandom.current().nextLong(base + 1)));
 		new Problem("https://ballast.dev/problems/rate-limited", "Too many writes", 429,
 				"token \"%s\" may make %d writes per second; nothing was written, retry after the Retry-After delay"
-					.formatted(token.name(), perSecond),
+					.formatted(token.name(), buckets.perSecond(token)),
 				request.getRequestURI(), null)
 			.send(response);
 	}

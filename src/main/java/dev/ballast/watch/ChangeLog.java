@@ -2,18 +2,19 @@ package dev.ballast.watch;
 
 import java.sql.Timestamp;
 
+import dev.ballast.database.CommitBatch;
 import dev.ballast.instance.InstanceChanged;
 import dev.ballast.instance.ServiceChanged;
 import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.context.event.EventListener;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
  * Appends one row per revision to {@code change_log}. It listens synchronously, inside
- * the writer's transaction, so a change and its log row commit or roll back together and
- * the log never holds a change the state does not, or misses one it does.
+ * the writer's transaction ({@link CommitBatch}), so a change and its log row commit or
+ * roll back together and the log never holds a change the state does not, or misses one
+ * it does.
  */
 @Component
 class ChangeLog {
@@ -21,12 +22,19 @@ class ChangeLog {
 	/** The notification channel: its payload is the name of the service that changed. */
 	static final String CHANNEL = "ballast_changes";
 
-	private final JdbcClient jdbc;
+	private static final String APPEND = """
+			WITH logged AS (
+			    INSERT INTO change_log (service, revision, kind, instance_id, payload, changed_at)
+			    VALUES (?, ?, ?, ?, ?::jsonb, ?)
+			    RETURNING service)
+			SELECT pg_notify('%s', service)::text FROM logged""".formatted(CHANNEL);
+
+	private final CommitBatch batch;
 
 	private final ObjectMapper json;
 
-	ChangeLog(JdbcClient jdbc, ObjectMapper json) {
-		this.jdbc = jdbc;
+	ChangeLog(CommitBatch batch, ObjectMapper json) {
+		this.batch = batch;
 		this.json = json;
 	}
 
@@ -46,17 +54,10 @@ class ChangeLog {
 	private void append(String service, long revision, String kind, String instanceId, Object payload,
 			java.time.Instant at) {
 		// The notification is delivered when (and only if) the transaction commits, to
-		// every
-		// node listening, this one included: that is how watchers everywhere learn of it.
-		jdbc.sql("""
-				WITH logged AS (
-				    INSERT INTO change_log (service, revision, kind, instance_id, payload, changed_at)
-				    VALUES (?, ?, ?, ?, ?::jsonb, ?)
-				    RETURNING service)
-				SELECT pg_notify('%s', service)::text FROM logged""".formatted(CHANNEL))
-			.params(service, revision, kind, instanceId, json.writeValueAsString(payload), Timestamp.from(at))
-			.query()
-			.listOfRows();
+		// every node listening, this one included: that is how watchers everywhere learn
+		// of it. The row goes in with the transaction's other appended rows, just before
+		// it commits: nothing reads it before then.
+		batch.append(APPEND, service, revision, kind, instanceId, json.writeValueAsString(payload), Timestamp.from(at));
 	}
 
 	/** The payload of a {@code remove} event. */

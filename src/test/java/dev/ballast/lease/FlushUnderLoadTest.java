@@ -28,10 +28,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Heartbeats at full rate through many flushes and sweeps, with the real timers: the
- * sweep flushes on its own scheduler thread while the flush timer runs, yet no batch may
- * fail (issue 13: {@code deadlock detected}) and, with PostgreSQL up all along, no sweep
- * may take the registry for unwatching and extend every lease.
+ * Heartbeats at full rate through many flushes and sweeps, with the real timers and a
+ * thread flushing back to back besides: the sweep flushes on its own scheduler thread
+ * while the flush timer and that thread do, yet no batch may fail (issue 13:
+ * {@code deadlock detected}) and, with PostgreSQL up all along, no sweep may take the
+ * registry for unwatching and extend every lease.
  */
 @RegistryTest
 // On a shared two-core build machine a sweep over these 20,000 leases has taken 4 s: the
@@ -84,7 +85,7 @@ class FlushUnderLoadTest {
 
 		long beats = 0;
 		Instant loadStart;
-		try (ExecutorService pool = Executors.newFixedThreadPool(BEATERS)) {
+		try (ExecutorService pool = Executors.newFixedThreadPool(BEATERS + 1)) {
 			// A first heartbeat reads the instance from the database; later ones are
 			// answered from memory, at the rate that fills every flush with thousands of
 			// renewals.
@@ -102,9 +103,12 @@ class FlushUnderLoadTest {
 				List<String> own = services.subList(b * SERVICES / BEATERS, (b + 1) * SERVICES / BEATERS);
 				beaters.add(pool.submit(() -> beatUntil(own, until)));
 			}
+			Future<Long> flusher = pool.submit(() -> flushUntil(until));
 			for (Future<Long> beater : beaters) {
 				beats += beater.get(LOAD.toSeconds() + 120, TimeUnit.SECONDS);
 			}
+			assertThat(flusher.get(LOAD.toSeconds() + 120, TimeUnit.SECONDS)).as("flushes by the extra flusher")
+				.isPositive();
 		}
 
 		assertThat(beats).as("heartbeats").isGreaterThanOrEqualTo((long) ROUNDS * SERVICES * INSTANCES_PER_SERVICE);
@@ -143,6 +147,23 @@ class FlushUnderLoadTest {
 			Thread.sleep(REST);
 		}
 		return beats;
+	}
+
+	/**
+	 * A third writer beside the flush timer and the sweep, flushing again and again as a
+	 * shutdown flush or a slow timer catching up can: every flush, from any thread, must
+	 * wait for the one running, or two batches over the same rows deadlock.
+	 */
+	private long flushUntil(long until) throws InterruptedException {
+		long flushes = 0;
+		while (System.nanoTime() < until) {
+			heartbeats.flush();
+			flushes++;
+			// Resting as the beaters do: back to back, its flushes would load PostgreSQL
+			// so much that on a busy machine the sweep outlived its pause tolerance.
+			Thread.sleep(REST);
+		}
+		return flushes;
 	}
 
 	/**

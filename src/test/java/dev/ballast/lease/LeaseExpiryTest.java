@@ -3,7 +3,10 @@ package dev.ballast.lease;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import dev.ballast.database.AdvisoryLock;
@@ -264,6 +267,46 @@ class LeaseExpiryTest {
 		Instant extendedExpiry = Instant.parse(instance("a").get("leaseExpiresAt").asString());
 		tickAt(extendedExpiry.plus(ALLOWANCE).plusMillis(1));
 		assertThat(instance("a").get("health").asString()).isEqualTo("CRITICAL");
+	}
+
+	/**
+	 * The sweep extended leases (locking instance rows) in the transaction in which it
+	 * then waits for a service row, while a writer holding that service row waits for an
+	 * instance row: PostgreSQL ended one of them with "deadlock detected".
+	 */
+	@Test
+	void anOutageExtensionNeverDeadlocksAWriterHoldingTheService() throws Exception {
+		register("a", 100);
+		register("b", 100);
+		// Both expire: the next sweep has CRITICAL instances to look at, so it locks the
+		// service.
+		tickAt(registeredAt.plusSeconds(60));
+		register("c", 100);
+		CountDownLatch serviceHeld = new CountDownLatch(1);
+		// Threads of their own: the common pool may have a single thread, and the writer
+		// waits there until the sweep waits for it.
+		ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+		CompletableFuture<Integer> writer = CompletableFuture.supplyAsync(() -> transactions.execute(status -> {
+			jdbc.sql("SELECT name FROM service WHERE name = ? FOR UPDATE").param(service).query().singleRow();
+			serviceHeld.countDown();
+			org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> waitingOnLocks() > 0);
+			return jdbc.sql("UPDATE instance SET zone = 'az-2' WHERE service = ? AND id = 'c'").param(service).update();
+		}), threads);
+		assertThat(serviceHeld.await(10, TimeUnit.SECONDS)).isTrue();
+
+		CompletableFuture<LeaseSweeper.Sweep> sweep = CompletableFuture
+			.supplyAsync(() -> tickAt(registeredAt.plus(Duration.ofHours(2))), threads);
+
+		assertThat(writer.get(30, TimeUnit.SECONDS)).as("rows the writer updated").isEqualTo(1);
+		assertThat(sweep.get(30, TimeUnit.SECONDS).extendedBy()).isGreaterThan(Duration.ofMinutes(100));
+		assertThat(instance("c").get("health").asString()).isEqualTo("PASSING");
+	}
+
+	private int waitingOnLocks() {
+		return jdbc.sql(
+				"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")
+			.query(Integer.class)
+			.single();
 	}
 
 	@Test
