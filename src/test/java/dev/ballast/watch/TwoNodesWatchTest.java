@@ -327,7 +327,10 @@ class TwoNodesWatchTest {
 		api.put(a, Registration.at("h", 80).leaseTtlSeconds(300));
 		String path = "/v1/services/%s/watch".formatted(service);
 		String bulky = bulkyMetadata();
-		try (OtherNode small = OtherNode.start("ballast.watch.queue-capacity=8"); Socket slow = new Socket()) {
+		// The slow watcher reads nothing until the writes are done, which on a loaded
+		// machine can take longer than the default stall timeout that would close it.
+		try (OtherNode small = OtherNode.start("ballast.watch.queue-capacity=8", "ballast.watch.stall-timeout=10m");
+				Socket slow = new Socket()) {
 			slow.setReceiveBufferSize(4096);
 			slow.connect(new InetSocketAddress("127.0.0.1", small.port()), 5000);
 			slow.getOutputStream()
