@@ -96,25 +96,27 @@ class TwoNodesWatchTest {
 	}
 
 	/**
-	 * The other node learns of a write through PostgreSQL's notification, not a timer:
-	 * the bound is loose for a loaded machine, and a poll of a few hundred milliseconds
-	 * (the catch-up timer, a notification wait) fails it.
+	 * A node learns of another node's write through PostgreSQL's notification, not a
+	 * timer: the bound is loose for a loaded machine, and a poll of a few hundred
+	 * milliseconds (the catch-up timer, a notification wait) fails it. Written on the
+	 * other node, watched on this one (the other node ends its streams after 3 s).
 	 */
 	@Test
 	void aWriteOnOneNodeReachesAWatcherOnTheOtherWithinMilliseconds() {
-		Api here = Api.on(port);
+		Api there = Api.on(other.port());
 		String service = Names.service("crossnode");
 		String a = "/v1/services/%s/instances/a".formatted(service);
 		// Outlives the test, so that no lease expiry adds an event of its own.
-		here.put(a, Registration.at("h", 80).leaseTtlSeconds(300));
+		there.put(a, Registration.at("h", 80).leaseTtlSeconds(300));
 		List<Long> millis = new ArrayList<>();
-		try (EventStream there = EventStream.open(other.port(), "/v1/services/%s/watch".formatted(service), null)) {
-			assertThat(there.nextEvent(SOON).name()).isEqualTo("snapshot");
+		try (EventStream here = EventStream.open(port, "/v1/services/%s/watch".formatted(service), null)) {
+			assertThat(here.nextEvent(SOON).name()).isEqualTo("snapshot");
 			for (int weight = 1; weight <= 25; weight++) {
 				long sent = System.nanoTime();
-				here.patch(a, "{\"weight\":%d}".formatted(weight));
-				Event event = there.nextEvent(SOON);
+				there.patch(a, "{\"weight\":%d}".formatted(weight));
+				Event event = here.nextEvent(SOON);
 				long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
+				assertThat(event.name()).isEqualTo("upsert");
 				assertThat(event.json().get("weight").asInt()).isEqualTo(weight);
 				// The first few warm both nodes' code paths up.
 				if (weight > 5) {
@@ -328,9 +330,10 @@ class TwoNodesWatchTest {
 		String path = "/v1/services/%s/watch".formatted(service);
 		String bulky = bulkyMetadata();
 		// The slow watcher reads nothing until the writes are done, which on a loaded
-		// machine can take longer than the default stall timeout that would close it.
-		try (OtherNode small = OtherNode.start("ballast.watch.queue-capacity=8", "ballast.watch.stall-timeout=10m");
-				Socket slow = new Socket()) {
+		// machine can take longer than the stall timeout (30 s) and than Tomcat's write
+		// timeout (the connection timeout, 10 s), either of which would close it.
+		try (OtherNode small = OtherNode.start("ballast.watch.queue-capacity=8", "ballast.watch.stall-timeout=10m",
+				"server.tomcat.connection-timeout=10m"); Socket slow = new Socket()) {
 			slow.setReceiveBufferSize(4096);
 			slow.connect(new InetSocketAddress("127.0.0.1", small.port()), 5000);
 			slow.getOutputStream()
