@@ -15,15 +15,16 @@ import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 
 /**
- * One open event stream. Events are queued by the feed thread and written with the
- * servlet container's non-blocking output: a write never waits for the client, so no
- * thread is held by an idle or slow stream, and one that stops reading only fills its own
- * bounded queue.
+ * One open event stream. Events are queued by the delivering thread and written by the
+ * stream's writer thread ({@link StreamWriters}) with the servlet container's
+ * non-blocking output: a write never waits for the client, so no thread is held by an
+ * idle or slow stream, and one that stops reading only fills its own bounded queue.
  *
  * <p>
- * Whoever holds the write lock (the feed after queueing, or the container when the socket
- * becomes writable again) writes until the queue is empty or the socket is full; the
- * other side only tries the lock, so neither ever waits for the other.
+ * Whoever holds the write lock (the writer, the container when the socket becomes
+ * writable again, or the upkeep's keepalive) writes until the queue is empty or the
+ * socket is full; the others only try the lock and leave a request the holder serves, so
+ * none ever waits for another.
  */
 final class Watcher implements WriteListener, AsyncListener {
 
