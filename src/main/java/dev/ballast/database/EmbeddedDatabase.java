@@ -1,26 +1,44 @@
 package dev.ballast.database;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Starts the embedded PostgreSQL server when no external database is configured.
  *
  * <p>
- * The server is a bean whose {@code close} stops it, and the data source depends on it,
- * so Spring closes the pool first and stops the server last on shutdown.
+ * The server starts on a thread of its own as soon as the application context begins to
+ * create beans, so that its start (and on first run its {@code initdb}) overlaps the
+ * second or more the context takes until the first bean needs a connection. The data
+ * source waits for it, bounded.
+ *
+ * <p>
+ * The started server belongs to {@link Start}, a bean that the data source depends on
+ * through {@link #embeddedPostgres}, so Spring closes the pool first and stops the server
+ * last on shutdown; a context that fails to start stops it too.
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(NoDatasourceConfigured.class)
@@ -32,9 +50,31 @@ class EmbeddedDatabase {
 
 	private static final String USER = "postgres";
 
-	@Bean(destroyMethod = "close")
-	EmbeddedPostgres embeddedPostgres(DataDirectory dataDirectory) throws IOException {
-		Path pgData = dataDirectory.path().resolve("postgres").toAbsolutePath();
+	private static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
+
+	/** Static: a factory post-processor is created before any other bean. */
+	@Bean
+	static Start embeddedPostgresStart() {
+		return new Start();
+	}
+
+	/** The started server; {@link Start} stops it. */
+	@Bean(destroyMethod = "")
+	EmbeddedPostgres embeddedPostgres(Start start) {
+		return start.await();
+	}
+
+	@Bean
+	@ConfigurationProperties("spring.datasource.hikari")
+	HikariDataSource dataSource(EmbeddedPostgres postgres) {
+		HikariDataSource dataSource = new HikariDataSource();
+		dataSource.setJdbcUrl(postgres.getJdbcUrl(USER, DATABASE));
+		dataSource.setUsername(USER);
+		return dataSource;
+	}
+
+	private static EmbeddedPostgres start(Path dataDir) throws IOException {
+		Path pgData = dataDir.resolve("postgres").toAbsolutePath();
 		Files.createDirectories(pgData);
 		new StalePostmaster(pgData).clear(Duration.ofSeconds(20));
 		log.info("Starting embedded PostgreSQL with its files in {}", pgData);
@@ -51,17 +91,79 @@ class EmbeddedDatabase {
 			.setServerConfig("fsync", "on")
 			.setServerConfig("listen_addresses", "127.0.0.1")
 			.setServerConfig("max_connections", "100")
-			.setPGStartupWait(Duration.ofSeconds(60))
+			.setPGStartupWait(STARTUP_WAIT)
 			.start();
 	}
 
-	@Bean
-	@ConfigurationProperties("spring.datasource.hikari")
-	HikariDataSource dataSource(EmbeddedPostgres postgres) {
-		HikariDataSource dataSource = new HikariDataSource();
-		dataSource.setJdbcUrl(postgres.getJdbcUrl(USER, DATABASE));
-		dataSource.setUsername(USER);
-		return dataSource;
+	/**
+	 * The server's start, begun before the context creates its beans, and the server it
+	 * started until the context closes.
+	 */
+	static final class Start implements BeanFactoryPostProcessor, EnvironmentAware, DisposableBean {
+
+		private final CompletableFuture<EmbeddedPostgres> server = new CompletableFuture<>();
+
+		private Path dataDir;
+
+		@Override
+		public void setEnvironment(Environment environment) {
+			// Bound as DataDirectory binds it: that record is a bean, created too late.
+			dataDir = Path.of(Binder.get(environment).bind("ballast.data-dir", String.class).orElse("./data"));
+		}
+
+		@Override
+		public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+			Thread.ofPlatform().name("ballast-embedded-postgres").daemon().start(() -> {
+				try {
+					server.complete(start(dataDir));
+				}
+				catch (IOException | RuntimeException ex) {
+					server.completeExceptionally(ex);
+				}
+			});
+		}
+
+		EmbeddedPostgres await() {
+			try {
+				// The library bounds the server's own start; this adds room for
+				// clearing a stale server and unpacking the binaries on first run.
+				return server.get(STARTUP_WAIT.plusSeconds(60).toSeconds(), TimeUnit.SECONDS);
+			}
+			catch (ExecutionException ex) {
+				if (ex.getCause() instanceof IOException io) {
+					throw new UncheckedIOException("embedded PostgreSQL did not start: " + io.getMessage(), io);
+				}
+				throw new IllegalStateException("embedded PostgreSQL did not start: " + ex.getCause().getMessage(),
+						ex.getCause());
+			}
+			catch (TimeoutException ex) {
+				throw new IllegalStateException("embedded PostgreSQL did not start within " + STARTUP_WAIT, ex);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("interrupted while embedded PostgreSQL started", ex);
+			}
+		}
+
+		/**
+		 * Stops the server, once it has started; waits for a start under way, bounded.
+		 */
+		@Override
+		public void destroy() throws IOException {
+			EmbeddedPostgres started;
+			try {
+				started = server.get(STARTUP_WAIT.plusSeconds(60).toSeconds(), TimeUnit.SECONDS);
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				return;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			started.close();
+		}
+
 	}
 
 }

@@ -25,6 +25,13 @@ class FeedConnections {
 	 */
 	private static final int SIZE = 3;
 
+	/**
+	 * Idle connections kept open besides the listener's: with one, the listener took the
+	 * pool's first and the first change read after a start waited for a connection to be
+	 * opened (a fork and an authentication on the server) before it could be delivered.
+	 */
+	private static final int KEPT_OPEN = 2;
+
 	private final HikariDataSource pool;
 
 	private final DataSource dataSource;
@@ -35,7 +42,7 @@ class FeedConnections {
 			application.unwrap(HikariDataSource.class).copyStateTo(pool);
 			pool.setPoolName("ballast-feed");
 			pool.setMaximumPoolSize(SIZE);
-			pool.setMinimumIdle(1);
+			pool.setMinimumIdle(KEPT_OPEN);
 			dataSource = reachability.gate(pool);
 		}
 		else {

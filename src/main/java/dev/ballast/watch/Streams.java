@@ -22,7 +22,8 @@ import org.springframework.stereotype.Component;
  * revision order, to each service's state and queues them to every watcher of the
  * service; it sends a new stream its snapshot or exactly what it missed; it answers
  * waiting queries. It never reads the database, so a slow database never holds up the
- * delivery of what has been read.
+ * delivery of what has been read, and it never writes to a socket: {@link StreamWriters}
+ * do, on every core.
  */
 @Component
 class Streams implements SmartLifecycle {
@@ -36,6 +37,9 @@ class Streams implements SmartLifecycle {
 	private final Reachability reachability;
 
 	private final SerialThread thread = new SerialThread("ballast-watch-feed");
+
+	/** Write what this thread queued, so that it never waits for a socket. */
+	private final StreamWriters writers = StreamWriters.perCore();
 
 	/** The services followed, with their watchers and waiters; delivering thread only. */
 	private final Map<String, ServiceFeed> feeds = new HashMap<>();
@@ -144,7 +148,7 @@ class Streams implements SmartLifecycle {
 			for (Watcher watcher : feed.watchers()) {
 				watcher.discardQueued();
 				watcher.services().forEach(service -> sender.snapshot(watcher, feeds.get(service), feeds::get));
-				watcher.drain();
+				writers.drain(watcher);
 			}
 			feed.waiters().removeIf(waiter -> waiter.offer(feed.current()));
 		});
@@ -169,7 +173,7 @@ class Streams implements SmartLifecycle {
 				for (int i = 0; i < changes.size(); i++) {
 					sender.change(watcher, changes.get(i), frames.get(i), feeds::get);
 				}
-				watcher.drain();
+				writers.drain(watcher);
 			}
 			feed.waiters().removeIf(waiter -> waiter.offer(feed.current()));
 		});
@@ -201,13 +205,14 @@ class Streams implements SmartLifecycle {
 		thread.execute(() -> {
 			for (Watcher watcher : live) {
 				sender.frame(watcher, EventFrame.stale(stale), feeds::get);
-				watcher.drain();
+				writers.drain(watcher);
 			}
 		});
 	}
 
 	@Override
 	public void start() {
+		writers.restart();
 		if (thread.restart()) {
 			// What this node knew may be stale after a pause; the reader loads it afresh.
 			feeds.clear();
@@ -229,6 +234,7 @@ class Streams implements SmartLifecycle {
 			feed.waiters().clear();
 		}));
 		thread.stop();
+		writers.stop();
 	}
 
 	@Override

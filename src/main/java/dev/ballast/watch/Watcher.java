@@ -15,15 +15,16 @@ import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 
 /**
- * One open event stream. Events are queued by the feed thread and written with the
- * servlet container's non-blocking output: a write never waits for the client, so no
- * thread is held by an idle or slow stream, and one that stops reading only fills its own
- * bounded queue.
+ * One open event stream. Events are queued by the delivering thread and written by the
+ * stream's writer thread ({@link StreamWriters}) with the servlet container's
+ * non-blocking output: a write never waits for the client, so no thread is held by an
+ * idle or slow stream, and one that stops reading only fills its own bounded queue.
  *
  * <p>
- * Whoever holds the write lock (the feed after queueing, or the container when the socket
- * becomes writable again) writes until the queue is empty or the socket is full; the
- * other side only tries the lock, so neither ever waits for the other.
+ * Whoever holds the write lock (the writer, the container when the socket becomes
+ * writable again, or the upkeep's keepalive) writes until the queue is empty or the
+ * socket is full; the others only try the lock and leave a request the holder serves, so
+ * none ever waits for another.
  */
 final class Watcher implements WriteListener, AsyncListener {
 
@@ -53,7 +54,14 @@ final class Watcher implements WriteListener, AsyncListener {
 
 	private volatile long lastWriteNanos;
 
+	/** Written but not flushed yet; only under the write lock. */
 	private boolean unflushed;
+
+	/** Handed to its writer and not yet drained by it. */
+	private final AtomicBoolean drainScheduled = new AtomicBoolean();
+
+	/** Someone asked for a drain since the lock holder last looked. */
+	private final AtomicBoolean drainRequested = new AtomicBoolean();
 
 	Watcher(List<String> services, boolean multiplexed, String subscriber, Map<String, Long> resumeFrom, int capacity,
 			long deadlineNanos, String token, Consumer<Watcher> onClosed) {
@@ -132,11 +140,32 @@ final class Watcher implements WriteListener, AsyncListener {
 		drain();
 	}
 
-	/** Writes what is queued, as far as the socket takes it without waiting. */
+	/**
+	 * Marks the stream as handed to its writer; false if it already waits there.
+	 * @see StreamWriters#drain
+	 */
+	boolean scheduleDrain() {
+		return drainScheduled.compareAndSet(false, true);
+	}
+
+	/** Its writer's turn: everything queued until now is written by this drain. */
+	void scheduledDrain() {
+		drainScheduled.set(false);
+		drain();
+	}
+
+	/**
+	 * Writes what is queued, as far as the socket takes it without waiting. A caller that
+	 * finds the write lock taken leaves a request behind, which the holder honours before
+	 * it lets go: the container's "writable again" and a newly queued frame are never
+	 * lost to a writer that was just finishing.
+	 */
 	void drain() {
-		while (writable && !closed.get() && writing.tryLock()) {
+		drainRequested.set(true);
+		while (writable && !closed.get() && drainRequested.get() && writing.tryLock()) {
 			boolean blocked;
 			try {
+				drainRequested.set(false);
 				// Checked under the lock: once the stream is closed, nothing touches the
 				// container's request again, which it may already be reusing.
 				if (closed.get()) {
@@ -151,40 +180,39 @@ final class Watcher implements WriteListener, AsyncListener {
 			finally {
 				writing.unlock();
 			}
-			if (blocked) {
-				// The container calls onWritePossible when the socket takes more.
+			if (!blocked && closing && queue.isEmpty()) {
+				close();
 				return;
 			}
-			if (queue.isEmpty()) {
-				if (closing) {
-					close();
-				}
-				return;
-			}
-			// Something was queued after the last poll, while this thread still held the
-			// lock: the feed's own tryLock failed, so this thread writes it.
+			// Blocked: the container calls onWritePossible when the socket takes more.
+			// Either way, a request left meanwhile is served by the next turn.
 		}
 	}
 
+	/**
+	 * Writes and flushes queued frames while the container takes them; true when it is
+	 * blocked on the socket (then it calls onWritePossible once the socket drains).
+	 */
 	private boolean writeWhileReady() throws IOException {
 		ServletOutputStream output = out;
-		while (true) {
-			if (!output.isReady()) {
-				return true;
-			}
+		while (output.isReady()) {
 			byte[] next = queue.poll();
 			if (next == null) {
-				break;
+				if (!unflushed) {
+					return false;
+				}
+				output.flush();
+				lastWriteNanos = System.nanoTime();
+				unflushed = false;
+				// A flush the socket could not take whole leaves the rest in the
+				// container; asking again whether it is ready has it send the rest
+				// when it can, instead of when the next frame comes.
+				continue;
 			}
 			output.write(next);
 			unflushed = true;
 		}
-		if (unflushed) {
-			output.flush();
-			unflushed = false;
-			lastWriteNanos = System.nanoTime();
-		}
-		return false;
+		return true;
 	}
 
 	boolean hasQueued() {
@@ -225,6 +253,10 @@ final class Watcher implements WriteListener, AsyncListener {
 			if (first || containerNotice) {
 				completeQuietly(context);
 			}
+			// The container reuses its request for another connection: a closed stream
+			// holds none of it, whoever still holds the stream.
+			out = null;
+			async = null;
 		}
 		finally {
 			if (locked) {

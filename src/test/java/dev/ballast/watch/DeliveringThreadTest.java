@@ -22,8 +22,8 @@ class DeliveringThreadTest {
 	void theDeliveringSideHasNoWayToReadTheDatabase() {
 		JavaClasses watch = new ClassFileImporter().importPackages("dev.ballast.watch");
 		noClasses().that()
-			.belongToAnyOf(Streams.class, EventSender.class, StreamUpkeep.class, ServiceFeed.class, Watcher.class,
-					Waiter.class, AppliedServices.class)
+			.belongToAnyOf(Streams.class, StreamWriters.class, EventSender.class, StreamUpkeep.class, ServiceFeed.class,
+					Watcher.class, Waiter.class, AppliedServices.class)
 			.should()
 			.dependOnClassesThat()
 			.belongToAnyOf(ChangeReader.class, FeedConnections.class, InstanceQueries.class, JdbcTemplate.class,
