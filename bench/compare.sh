@@ -16,7 +16,7 @@
 # Options: --quick, --rounds N (2), --skip LIST (comma-separated: registrations,heartbeats,
 # watch,visibility). Knobs (environment): BALLAST_JAR, BENCH_HEAP (2g, both JVM servers),
 # BENCH_KEEP=dir (copy the logs, results and a top sample every 10 s there),
-# BENCH_HEALTH_TIMEOUT (300 s), BENCH_JFR=file.jfr (record a JFR profile of Ballast).
+# BENCH_HEALTH_TIMEOUT (600 s), BENCH_JFR=file.jfr (record a JFR profile of Ballast).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -69,12 +69,6 @@ for tool in java javac jcmd curl etcd; do
 	command -v "$tool" >/dev/null || { echo "$tool is required on PATH" >&2; exit 1; }
 done
 
-eureka_jar=bench/eureka-server/target/eureka-server.jar
-if [[ ! -f "$eureka_jar" ]] || [[ -n "$(find bench/eureka-server/pom.xml bench/eureka-server/src -newer "$eureka_jar" -print -quit)" ]]; then
-	echo "building the Eureka server (bench/eureka-server)"
-	./mvnw -q -B -f bench/eureka-server/pom.xml -DskipTests package >/dev/null
-fi
-
 work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-compare.XXXXXX")"
 data="$work/ballast-data"
 server_pid=""
@@ -109,6 +103,14 @@ trap 'status=$?; finish; (exit "$status"); cleanup' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+eureka_jar=bench/eureka-server/target/eureka-server.jar
+if [[ ! -f "$eureka_jar" ]] || [[ -n "$(find bench/eureka-server/pom.xml bench/eureka-server/src -newer "$eureka_jar" -print -quit)" ]]; then
+	echo "building the Eureka server (bench/eureka-server)"
+	./mvnw -q -B -f bench/eureka-server/pom.xml -DskipTests package >"$work/eureka-build.log" 2>&1 || {
+		tail -n 40 "$work/eureka-build.log" >&2
+		exit 1
+	}
+fi
 echo "compiling the generator"
 javac -d "$work/classes" bench/Compare.java bench/CompareWatch.java bench/Peer.java bench/Http1.java \
 	bench/BenchArgs.java bench/ProcCpu.java
@@ -138,7 +140,7 @@ etcd --name bench --data-dir "$work/etcd" --listen-client-urls "$etcd_url" --adv
 etcd_pid=$!
 
 wait_for() { # name pid url pattern
-	local deadline=$(($(now_ms) + ${BENCH_HEALTH_TIMEOUT:-300} * 1000))
+	local deadline=$(($(now_ms) + ${BENCH_HEALTH_TIMEOUT:-600} * 1000))
 	until curl -fsS -m 2 "$3" 2>/dev/null | grep -q "$4"; do
 		if ! kill -0 "$2" 2>/dev/null || (($(now_ms) > deadline)); then
 			echo "$1 did not come up; last lines of its log:" >&2
