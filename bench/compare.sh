@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The JDK, the jar, the admin token, stopping Ballast, cleanup on exit, free_port, now_ms.
+# The JDK, the jar, the admin token, stopping Ballast, cleanup on exit, now_ms.
 # shellcheck source=bench/node.sh
 source bench/node.sh
 
@@ -115,10 +115,17 @@ echo "compiling the generator"
 javac -d "$work/classes" bench/Compare.java bench/CompareWatch.java bench/Peer.java bench/Http1.java \
 	bench/BenchArgs.java bench/ProcCpu.java
 
-ballast_port="$(free_port)"
-eureka_port="$(free_port)"
-etcd_port="$(free_port)"
-etcd_peer_port="$(free_port)"
+# Four distinct free ports below Linux's ephemeral range (32768 up), where the embedded
+# PostgreSQL's port and the generator's own connections are taken from: a port picked there
+# could be taken by one of them before its server binds it.
+ports=()
+while ((${#ports[@]} < 4)); do
+	port=$((20000 + RANDOM % 12000))
+	if [[ " ${ports[*]} " != *" $port "* ]] && ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+		ports+=("$port")
+	fi
+done
+ballast_port=${ports[0]} eureka_port=${ports[1]} etcd_port=${ports[2]} etcd_peer_port=${ports[3]}
 ballast="http://127.0.0.1:$ballast_port"
 eureka="http://127.0.0.1:$eureka_port"
 etcd_url="http://127.0.0.1:$etcd_port"
@@ -181,11 +188,13 @@ generate() {
 failed=0
 run() { generate "$@" || { echo "FAILED: $*" >&2; failed=1; }; }
 
+# The machine's load when a figure starts: figures taken while other work ran are noise.
+section() { echo; echo "==== $* [$(date -u +%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)]"; }
 url_of() { case "$1" in ballast) echo "$ballast" ;; eureka) echo "$eureka" ;; etcd) echo "$etcd_url" ;; esac; }
 pids_of() { case "$1" in ballast) echo "$server_pid,$pg_pid" ;; eureka) echo "$eureka_pid" ;; etcd) echo "$etcd_pid" ;; esac; }
 
 if wanted registrations; then
-	echo; echo "==== durable registrations, 8 clients (${reg_warmup} s warm-up, ${reg_seconds} s measured, $rounds rounds)"
+	section "durable registrations, 8 clients (${reg_warmup} s warm-up, ${reg_seconds} s measured, $rounds rounds)"
 	for round in $(seq "$rounds"); do
 		for target in ballast etcd eureka; do
 			run registrations --target "$target" --url "$(url_of "$target")" --pids "$(pids_of "$target")" \
@@ -197,7 +206,7 @@ fi
 if wanted heartbeats; then
 	from=0
 	for size in "${hb_sizes[@]}"; do
-		echo; echo "==== heartbeats / renewals, $size instances, 32 connections"
+		section "heartbeats / renewals, $size instances, 32 connections"
 		for target in eureka etcd ballast; do
 			run heartbeats --target "$target" --url "$(url_of "$target")" --instances "$size" --from "$from" --seconds 0
 		done
@@ -213,14 +222,14 @@ fi
 
 if wanted watch; then
 	for size in "${watch_sizes[@]}"; do
-		echo; echo "==== write → event, $size watchers (Ballast SSE, etcd watch), 20 writes/s"
+		section "write → event, $size watchers (Ballast SSE, etcd watch), 20 writes/s"
 		run watch --ballast "$ballast" --etcd "$etcd_url" --watchers "$size" --rounds "$rounds" \
 			--warmup "$watch_warmup" --seconds "$watch_seconds" --ballast-pid "$server_pid" --etcd-pid "$etcd_pid"
 	done
 fi
 
 if wanted visibility; then
-	echo; echo "==== a new instance visible to a reader ($vis_samples instances over ${vis_spread} s per round)"
+	section "a new instance visible to a reader ($vis_samples instances over ${vis_spread} s per round)"
 	for round in $(seq "$rounds"); do
 		for target in ballast eureka etcd; do
 			run visibility --target "$target" --url "$(url_of "$target")" --samples "$vis_samples" --spread "$vis_spread"
