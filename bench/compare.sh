@@ -6,9 +6,10 @@
 # per client thread), alternating A/B/A/B, and prints every figure with its ratio:
 #
 #   registrations with 8 clients (rate, p50/p99, CPU per write) — Ballast, etcd, Eureka
-#   heartbeats / renewals at 20,000 and 100,000 instances       — Ballast, Eureka, etcd
 #   write → event with 1, 1,000, 10,000 watchers, memory each   — Ballast SSE, etcd watch
 #   a new instance visible to a reader                          — Ballast, Eureka, etcd
+#   heartbeats / renewals at 20,000 and 100,000 instances       — Ballast, Eureka, etcd
+#   (last: registering 100,000 Ballast instances takes minutes)
 #
 #   ./mvnw -DskipTests package && bench/compare.sh           # full run, ~20 min
 #   bench/compare.sh --quick                                  # small sizes, ~4 min
@@ -32,7 +33,7 @@ while (($#)); do
 	--quick) quick=1 ;;
 	--rounds) rounds="$2"; shift ;;
 	--skip) skip="$2"; shift ;;
-	-h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,21p' "$0"; exit 0 ;;
 	*) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -203,23 +204,6 @@ if wanted registrations; then
 	done
 fi
 
-if wanted heartbeats; then
-	from=0
-	for size in "${hb_sizes[@]}"; do
-		section "heartbeats / renewals, $size instances, 32 connections"
-		for target in eureka etcd ballast; do
-			run heartbeats --target "$target" --url "$(url_of "$target")" --instances "$size" --from "$from" --seconds 0
-		done
-		for round in $(seq "$rounds"); do
-			for target in ballast eureka etcd; do
-				run heartbeats --target "$target" --url "$(url_of "$target")" --instances "$size" --from "$size" \
-					--warmup "$hb_warmup" --seconds "$hb_seconds"
-			done
-		done
-		from=$size
-	done
-fi
-
 if wanted watch; then
 	for size in "${watch_sizes[@]}"; do
 		section "write → event, $size watchers (Ballast SSE, etcd watch), 20 writes/s"
@@ -234,6 +218,23 @@ if wanted visibility; then
 		for target in ballast eureka etcd; do
 			run visibility --target "$target" --url "$(url_of "$target")" --samples "$vis_samples" --spread "$vis_spread"
 		done
+	done
+fi
+
+if wanted heartbeats; then
+	from=0
+	for size in "${hb_sizes[@]}"; do
+		section "heartbeats / renewals, $size instances, 32 connections"
+		for target in eureka etcd ballast; do
+			run heartbeats --target "$target" --url "$(url_of "$target")" --instances "$size" --from "$from" --seconds 0
+		done
+		for round in $(seq "$rounds"); do
+			for target in ballast eureka etcd; do
+				run heartbeats --target "$target" --url "$(url_of "$target")" --instances "$size" --from "$size" \
+					--warmup "$hb_warmup" --seconds "$hb_seconds"
+			done
+		done
+		from=$size
 	done
 fi
 
