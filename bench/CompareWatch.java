@@ -14,10 +14,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Compare watch: write → event latency with N watchers, Ballast's SSE stream against etcd's
- * watch (HTTP gateway, POST /v3/watch). Both sides' watchers are opened first (and the
- * memory they cost measured), then the writer alternates: a window of writes to Ballast,
- * one to etcd, again, for --rounds rounds. Latency is from the write's acknowledgement (the
+ * Compare watch: write → event latency with N watchers, Ballast's SSE stream or etcd's watch
+ * (HTTP gateway, POST /v3/watch). The watchers are opened first (and the memory they cost
+ * measured), then the writer writes at a fixed rate; compare.sh alternates the two
+ * registries, one call each per round (both at once would need twice the file descriptors
+ * in one process). Latency is from the write's acknowledgement (the
  * writer has read the answer) to the event's arrival at a watcher, over every (watcher,
  * event) pair of the measured writes; an event that arrives before the acknowledgement
  * counts as 0. Every watcher must receive exactly the acknowledged revisions of each
@@ -30,52 +31,37 @@ final class CompareWatch {
 
 	static int run(String[] args) throws Exception {
 		BenchArgs options = BenchArgs.parse(args, 1,
-				BenchArgs.defaults("--ballast", "http://127.0.0.1:8080", "--etcd", "", "--watchers", "1000", "--rate", "20",
-						"--warmup", "2", "--seconds", "10", "--rounds", "2", "--open-rate", "1000", "--ballast-pid", "0",
-						"--etcd-pid", "0", "--drain", "30", "--open-timeout", "120"),
+				BenchArgs.defaults("--target", "ballast", "--url", "http://127.0.0.1:8080", "--pid", "0", "--watchers",
+						"1000", "--rate", "20", "--warmup", "2", "--seconds", "10", "--open-rate", "1000", "--drain", "30",
+						"--open-timeout", "120"),
 				"""
-						Compare watch: opens --watchers watchers on Ballast (SSE) and on etcd (HTTP gateway watch; --etcd ""
-						leaves etcd out), at most --open-rate a second, reports what they cost the server, then writes at
-						--rate a second (--warmup unmeasured, --seconds measured seconds) to each in turn, --rounds times.""");
+						Compare watch: opens --watchers watchers on Ballast (SSE) or etcd (HTTP gateway watch), at most
+						--open-rate a second, reports what they cost the server (--pid: its process), then writes at --rate
+						a second, --warmup unmeasured and --seconds measured seconds, and closes them.""");
 		int watchers = options.positive("--watchers");
 		String tag = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
-		List<Side> sides = new ArrayList<>();
-		sides.add(new BallastSide(options.url("--ballast"), tag, Long.parseLong(options.get("--ballast-pid"))));
-		if (!options.get("--etcd").isEmpty()) {
-			sides.add(new EtcdSide(options.url("--etcd"), tag, Long.parseLong(options.get("--etcd-pid"))));
-		}
-		int status = 0;
+		long pid = options.longValue("--pid");
+		Side side = options.oneOf("--target", "ballast", "etcd").equals("ballast")
+				? new BallastSide(options.url("--url"), tag, pid) : new EtcdSide(options.url("--url"), tag, pid);
 		try {
-			for (Side side : sides) {
-				side.prepare();
-				long[] before = side.memory();
-				if (!side.open(watchers, options.positive("--open-rate"), options.positive("--open-timeout"))) {
-					return 1;
-				}
-				long[] after = side.memory();
-				if (watchers < 100) {
-					// A few watchers' cost is below the noise of a server's memory.
-					continue;
-				}
+			side.prepare();
+			long[] before = side.memory();
+			if (!side.open(watchers, options.positive("--open-rate"), options.positive("--open-timeout"))) {
+				return 1;
+			}
+			long[] after = side.memory();
+			if (watchers >= 100) {
+				// A few watchers' cost is below the noise of a server's memory.
 				Compare.result("watch-memory", side.peer, "watchers=%d rss_kib_per_watcher=%.1f%s".formatted(watchers,
-						(after[0] - before[0]) / 1024.0 / watchers,
-						before[1] < 0 ? "" : " heap_kib_per_watcher=%.1f".formatted((after[1] - before[1]) / 1024.0 / watchers)));
+						(after[0] - before[0]) / 1024.0 / watchers, before[1] < 0 ? ""
+								: " heap_kib_per_watcher=%.1f".formatted((after[1] - before[1]) / 1024.0 / watchers)));
 			}
-			for (int round = 1; round <= options.positive("--rounds"); round++) {
-				for (Side side : sides) {
-					if (!side.window(round, options.positive("--rate"), options.nonNegative("--warmup"),
-							options.positive("--seconds"), options.positive("--drain"))) {
-						status = 1;
-					}
-				}
-			}
+			return side.window(options.positive("--rate"), options.nonNegative("--warmup"), options.positive("--seconds"),
+					options.positive("--drain")) ? 0 : 1;
 		}
 		finally {
-			for (Side side : sides) {
-				side.closeAll();
-			}
+			side.closeAll();
 		}
-		return status;
 	}
 
 	/** One watcher's connection and what it received, read by its own virtual thread. */
@@ -194,7 +180,7 @@ final class CompareWatch {
 			return this instanceof BallastSide ? "ballast" : "etcd";
 		}
 
-		boolean window(int round, int rate, int warmup, int seconds, int drainSeconds) throws IOException {
+		boolean window(int rate, int warmup, int seconds, int drainSeconds) throws IOException {
 			renew();
 			int[] marks = new int[watchers.size()];
 			for (int i = 0; i < marks.length; i++) {
@@ -275,8 +261,8 @@ final class CompareWatch {
 			long[] sorted = Arrays.copyOf(latencies, n);
 			Arrays.sort(sorted);
 			Compare.result("watch", peer,
-					"watchers=%d round=%d p50_ms=%s p99_ms=%s max_ms=%s events=%d missing=%d duplicates=%d out_of_order=%d unexpected=%d errors=%d"
-						.formatted(watchers.size(), round, Compare.millis(Compare.percentile(sorted, 50)),
+					"watchers=%d p50_ms=%s p99_ms=%s max_ms=%s events=%d missing=%d duplicates=%d out_of_order=%d unexpected=%d errors=%d"
+						.formatted(watchers.size(), Compare.millis(Compare.percentile(sorted, 50)),
 								Compare.millis(Compare.percentile(sorted, 99)),
 								Compare.millis(sorted.length == 0 ? -1 : sorted[sorted.length - 1]), events, missing,
 								duplicates, outOfOrder, unexpected, errors));

@@ -50,13 +50,12 @@ fi
 heap="${BENCH_HEAP:-2g}"
 stop_timeout=45
 
-# Streams need file descriptors on both sides: the generator holds every watcher of both
-# registries at once.
+# Streams need a file descriptor each in the generator and in the server.
 ulimit -Hn 1048576 2>/dev/null || true
 ulimit -n "$(ulimit -Hn)"
-need=$((2 * ${watch_sizes[-1]} + 2000))
+need=$((${watch_sizes[-1]} + 2000))
 if [[ "$(ulimit -n)" != unlimited ]] && (($(ulimit -n) < need)); then
-	echo "open-file limit $(ulimit -n) is below the $need that ${watch_sizes[-1]} watchers each need" >&2
+	echo "open-file limit $(ulimit -n) is below the $need that ${watch_sizes[-1]} watchers need" >&2
 	exit 1
 fi
 
@@ -192,6 +191,7 @@ run() { generate "$@" || { echo "FAILED: $*" >&2; failed=1; }; }
 # The machine's load when a figure starts: figures taken while other work ran are noise.
 section() { echo; echo "==== $* [$(date -u +%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)]"; }
 url_of() { case "$1" in ballast) echo "$ballast" ;; eureka) echo "$eureka" ;; etcd) echo "$etcd_url" ;; esac; }
+pid_of() { case "$1" in ballast) echo "$server_pid" ;; etcd) echo "$etcd_pid" ;; esac; }
 pids_of() { case "$1" in ballast) echo "$server_pid,$pg_pid" ;; eureka) echo "$eureka_pid" ;; etcd) echo "$etcd_pid" ;; esac; }
 
 if wanted registrations; then
@@ -207,8 +207,12 @@ fi
 if wanted watch; then
 	for size in "${watch_sizes[@]}"; do
 		section "write → event, $size watchers (Ballast SSE, etcd watch), 20 writes/s"
-		run watch --ballast "$ballast" --etcd "$etcd_url" --watchers "$size" --rounds "$rounds" \
-			--warmup "$watch_warmup" --seconds "$watch_seconds" --ballast-pid "$server_pid" --etcd-pid "$etcd_pid"
+		for round in $(seq "$rounds"); do
+			for target in ballast etcd; do
+				run watch --target "$target" --url "$(url_of "$target")" --pid "$(pid_of "$target")" --watchers "$size" \
+					--warmup "$watch_warmup" --seconds "$watch_seconds"
+			done
+		done
 	done
 fi
 
