@@ -50,12 +50,12 @@ public class Compare {
 	static int heartbeats(String[] args) throws Exception {
 		BenchArgs options = BenchArgs.parse(args, 1,
 				BenchArgs.defaults("--target", "ballast", "--url", "http://127.0.0.1:8080", "--instances", "20000", "--groups", "100",
-						"--from", "0", "--populate-clients", "16", "--ttl", "300", "--connections", "32", "--warmup", "5",
+						"--from", "0", "--populate-clients", "16", "--ttl", "3600", "--connections", "32", "--warmup", "5",
 						"--seconds", "10"),
 				"""
 						Compare heartbeats: registers instances [--from, --instances) (Ballast: instance i-K of service
 						bench-(K % groups); Eureka: app BENCH-(K % groups); etcd: a lease of its own per instance and a key on
-						it), then renews all of them round-robin from --connections closed-loop clients for --warmup
+						it; leases of --ttl seconds, Ballast's at most 300), then renews all of them round-robin from --connections closed-loop clients for --warmup
 						unmeasured and --seconds measured seconds (Ballast POST .../heartbeat, Eureka PUT
 						/eureka/apps/{app}/{id}, etcd POST /v3/lease/keepalive).""");
 		Peer peer = Peer.of(options.oneOf("--target", "ballast", "eureka", "etcd"), options.url("--url"));

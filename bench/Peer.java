@@ -50,6 +50,9 @@ abstract class Peer {
 	/** Ballast: PUT registrations, POST heartbeats with a bearer token. */
 	static final class Ballast extends Peer {
 
+		/** Ballast's longest lease. */
+		static final int MAX_TTL_SECONDS = 300;
+
 		final String headers;
 
 		Ballast(URI base, String authorization) {
@@ -62,7 +65,7 @@ abstract class Peer {
 			Http1.Response response = http.exchange("PUT", "/v1/services/bench-%d/instances/i-%d".formatted(k % groups, k),
 					headers + "Content-Type: application/json\r\n",
 					body("{\"address\":\"127.0.0.1\",\"port\":%d,\"weight\":%d,\"leaseTtlSeconds\":%d}", 1024 + k % 60000,
-							1 + k % 100, ttlSeconds));
+							1 + k % 100, Math.min(ttlSeconds, MAX_TTL_SECONDS)));
 			if (response.status() != 201 && response.status() != 200) {
 				throw new IOException("register i-" + k + ": " + response.status() + " " + response.body());
 			}

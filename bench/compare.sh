@@ -173,7 +173,8 @@ echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576
 # Runs the generator in the background, so that a signal to this script is handled at once
 # (bash runs traps only between foreground commands). Its RESULT lines are collected.
 generate() {
-	local out="$work/generator.out"
+	calls=$((calls + 1))
+	local out="$work/generator-$calls.out"
 	java -Xmx1g -cp "$work/classes" Compare "$@" >"$out" 2>&1 &
 	generator_pid=$!
 	tail -n +1 -s 0.2 -f --pid="$generator_pid" "$out" &
@@ -186,6 +187,7 @@ generate() {
 	return "$status"
 }
 failed=0
+calls=0
 run() { generate "$@" || { echo "FAILED: $*" >&2; failed=1; }; }
 
 # The machine's load when a figure starts: figures taken while other work ran are noise.
