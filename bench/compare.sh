@@ -93,6 +93,13 @@ stop_peers() {
 }
 finish() {
 	stop_peers
+	# A node stopped while it starts can leave its PostgreSQL behind.
+	local pg
+	pg="$(head -n1 "$data/postgres/postmaster.pid" 2>/dev/null || true)"
+	stop_server
+	if [[ "$pg" =~ ^[0-9]+$ ]] && kill -0 "$pg" 2>/dev/null; then
+		kill -TERM "$pg" 2>/dev/null || true
+	fi
 	if [[ -n "${BENCH_KEEP:-}" && -d "${work:-}" ]]; then
 		mkdir -p "$BENCH_KEEP" && cp "$work"/*.log "$results" "$BENCH_KEEP"/ 2>/dev/null || true
 	fi
