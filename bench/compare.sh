@@ -106,7 +106,8 @@ finish() {
 }
 # node.sh's cleanup stops Ballast, removes the work directory and exits with the status;
 # the peers go first.
-trap 'status=$?; finish; (exit "$status"); cleanup' EXIT
+# errexit off first: (exit "$status") hands cleanup the status and must not end the trap.
+trap 'status=$?; set +e; finish; (exit "$status"); cleanup' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -170,8 +171,10 @@ wait_for eureka "$eureka_pid" "$eureka/eureka/apps" 'applications'
 wait_for etcd "$etcd_pid" "$etcd_url/health" '"health":"true"'
 pg_pid="$(head -n1 "$data/postgres/postmaster.pid")"
 # Where the CPU goes, for the notes: the busiest processes every 10 s.
-command -v top >/dev/null && top -b -d 10 -w 200 >"$work/top.log" 2>&1 &
-top_pid=$!
+if command -v top >/dev/null; then
+	top -b -d 10 -w 200 >"$work/top.log" 2>&1 &
+	top_pid=$!
+fi
 
 echo "jar: $jar; eureka: $eureka_jar (Spring Cloud 2025.1.4, self-preservation off, read-only response cache on, 30 s);"
 echo "etcd: $(etcd --version | head -n1) (HTTP/JSON gateway, fsync on); java: $(java -version 2>&1 | head -n1)"
