@@ -20,16 +20,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class Populate {
 
 	public static void main(String[] args) throws Exception {
-		String url = option(args, "--url", "http://127.0.0.1:8080");
-		int instances = Integer.parseInt(option(args, "--instances", "100000"));
-		int services = Integer.parseInt(option(args, "--services", "100"));
-		int clients = Integer.parseInt(option(args, "--clients", "16"));
-		int ttl = Integer.parseInt(option(args, "--ttl", "300"));
-		String token = System.getenv("BALLAST_TOKEN");
-		if (token == null || !token.matches("[!-~]{1,4096}")) {
-			System.err.println("error: BALLAST_TOKEN must hold the bearer token to send (printable ASCII, no spaces)");
-			System.exit(2);
-		}
+		BenchArgs options = BenchArgs.parse(args, 0, BenchArgs.defaults("--url", "http://127.0.0.1:8080", "--instances",
+				"100000", "--services", "100", "--clients", "16", "--ttl", "300"),
+				"usage: BALLAST_TOKEN=... java bench/Populate.java [options]");
+		String url = options.url("--url").toString();
+		int instances = options.positive("--instances");
+		int services = options.positive("--services");
+		int clients = options.positive("--clients");
+		int ttl = options.positive("--ttl");
+		String authorization = BenchArgs.authorization();
 		HttpClient http = HttpClient.newBuilder()
 			.version(HttpClient.Version.HTTP_1_1)
 			.connectTimeout(Duration.ofSeconds(5))
@@ -47,7 +46,7 @@ public class Populate {
 						HttpRequest request = HttpRequest.newBuilder(URI.create(url + path))
 							.timeout(Duration.ofSeconds(10))
 							.header("Content-Type", "application/json")
-							.header("Authorization", "Bearer " + token)
+							.header("Authorization", authorization)
 							.PUT(HttpRequest.BodyPublishers.ofString(body))
 							.build();
 						try {
@@ -72,15 +71,6 @@ public class Populate {
 		System.out.printf("registered %d instances in %d services with %d clients in %.1f s (%.0f/s), failures %d%n",
 				instances, services, clients, seconds, instances / seconds, failures.get());
 		System.exit(failures.get() == 0 ? 0 : 1);
-	}
-
-	private static String option(String[] args, String name, String fallback) {
-		for (int i = 0; i < args.length - 1; i++) {
-			if (args[i].equals(name)) {
-				return args[i + 1];
-			}
-		}
-		return fallback;
 	}
 
 }

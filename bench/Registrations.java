@@ -42,91 +42,31 @@ public class Registrations {
 			int instancesPerClient, Duration timeout, String tag, String authorization) {
 
 		static Options parse(String[] args) {
-			Map<String, String> values = new HashMap<>(Map.of("--url", "http://127.0.0.1:8080", "--clients", "8",
-					"--warmup", "5", "--seconds", "20", "--max-requests", "2000000", "--services", "4",
+			BenchArgs values = BenchArgs.parse(args, 0, BenchArgs.defaults("--url", "http://127.0.0.1:8080", "--clients",
+					"8", "--warmup", "5", "--seconds", "20", "--max-requests", "2000000", "--services", "4",
 					"--instances-per-client", "50", "--timeout", "10", "--tag",
-					HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(0, 6)));
-			for (int i = 0; i < args.length; i++) {
-				if (args[i].equals("--help") || args[i].equals("-h")) {
-					usage(0, null);
-				}
-				if (!values.containsKey(args[i]) || i + 1 >= args.length) {
-					usage(2, "unknown option or missing value: " + args[i]);
-				}
-				values.put(args[i], args[++i]);
-			}
-			try {
-				String url = values.get("--url").replaceAll("/+$", "");
-				Options options = new Options(URI.create(url), positive(values, "--clients"),
-						nonNegative(values, "--warmup"), positive(values, "--seconds"),
-						positive(values, "--max-requests"), positive(values, "--services"),
-						positive(values, "--instances-per-client"),
-						Duration.ofSeconds(positive(values, "--timeout")), values.get("--tag"),
-						authorizationFromEnvironment());
-				if (!options.tag.matches("[a-z0-9]{1,20}")) {
-					usage(2, "--tag must be 1 to 20 characters from [a-z0-9]; got " + options.tag);
-				}
-				return options;
-			}
-			catch (IllegalArgumentException ex) {
-				usage(2, ex.getMessage());
-				return null;
-			}
+					HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(0, 6)), USAGE);
+			return new Options(values.url("--url"), values.positive("--clients"), values.nonNegative("--warmup"),
+					values.positive("--seconds"), values.positiveLong("--max-requests"), values.positive("--services"),
+					values.positive("--instances-per-client"), Duration.ofSeconds(values.positive("--timeout")),
+					values.matching("--tag", "[a-z0-9]{1,20}", "1 to 20 characters from [a-z0-9]"),
+					BenchArgs.authorization());
 		}
 
-		private static int positive(Map<String, String> values, String name) {
-			int value = nonNegative(values, name);
-			if (value == 0) {
-				throw new IllegalArgumentException(name + " must be greater than 0");
-			}
-			return value;
-		}
-
-		private static int nonNegative(Map<String, String> values, String name) {
-			try {
-				int value = Integer.parseInt(values.get(name));
-				if (value < 0) {
-					throw new IllegalArgumentException(name + " must not be negative; got " + value);
-				}
-				return value;
-			}
-			catch (NumberFormatException ex) {
-				throw new IllegalArgumentException(name + " must be an integer; got " + values.get(name));
-			}
-		}
-
-		private static void usage(int status, String error) {
-			if (error != null) {
-				System.err.println("error: " + error);
-			}
-			(status == 0 ? System.out : System.err).println("""
-					usage: java bench/Registrations.java [options]
-					  --url URL                    Ballast base URL (default http://127.0.0.1:8080)
-					  --clients N                  concurrent clients, one connection each (default 8)
-					  --warmup S                   seconds of unmeasured load first (default 5)
-					  --seconds S                  measured seconds (default 20)
-					  --max-requests N             stop the measured phase after N requests (default 2000000)
-					  --services N                 services bench-<tag>-0..N-1 (default 4)
-					  --instances-per-client N     distinct instances each client cycles through (default 50)
-					  --timeout S                  timeout of every HTTP call, in seconds (default 10)
-					  --tag T                      run tag in service names (default: random)
-					environment:
-					  BALLAST_TOKEN                bearer token sent on every call (required): registrant for
-					                               bench-*, operator or admin; bench/registrations.sh sets it""");
-			System.exit(status);
-		}
-
-		/**
-		 * From the environment rather than an option, which ps would show. Checked here
-		 * because the HTTP client would refuse it only at the first request.
-		 */
-		private static String authorizationFromEnvironment() {
-			String token = System.getenv("BALLAST_TOKEN");
-			if (token == null || !token.matches("[!-~]{1,4096}")) {
-				usage(2, "BALLAST_TOKEN must hold the bearer token to send (printable ASCII, no spaces)");
-			}
-			return "Bearer " + token;
-		}
+		static final String USAGE = """
+				usage: java bench/Registrations.java [options]
+				  --url URL                    Ballast base URL (default http://127.0.0.1:8080)
+				  --clients N                  concurrent clients, one connection each (default 8)
+				  --warmup S                   seconds of unmeasured load first (default 5)
+				  --seconds S                  measured seconds (default 20)
+				  --max-requests N             stop the measured phase after N requests (default 2000000)
+				  --services N                 services bench-<tag>-0..N-1 (default 4)
+				  --instances-per-client N     distinct instances each client cycles through (default 50)
+				  --timeout S                  timeout of every HTTP call, in seconds (default 10)
+				  --tag T                      run tag in service names (default: random)
+				environment:
+				  BALLAST_TOKEN                bearer token sent on every call (required): registrant for
+				                               bench-*, operator or admin; bench/registrations.sh sets it""";
 
 		String service(int client, int k) {
 			return "bench-" + tag + "-" + Math.floorMod(client * instancesPerClient + k, services);

@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# Side by side (issue 13, item 6): starts Ballast (the packaged jar, embedded PostgreSQL),
+# a Eureka server (bench/eureka-server, built here with the repository's Maven wrapper) and
+# etcd (Debian's etcd-server, installed when missing) on loopback, drives each with the same
+# generator (bench/Compare.java and its sibling files: one HTTP/1.1 keep-alive connection
+# per client thread), alternating A/B/A/B, and prints every figure with its ratio:
+#
+#   registrations with 8 clients (rate, p50/p99, CPU per write) — Ballast, etcd, Eureka
+#   write → event with 1, 1,000, 10,000 watchers, memory each   — Ballast SSE, etcd watch
+#   a new instance visible to a reader                          — Ballast, Eureka, etcd
+#   heartbeats / renewals at 20,000 and 100,000 instances       — Ballast, Eureka, etcd
+#   (last: registering 100,000 Ballast instances takes minutes)
+#
+#   ./mvnw -DskipTests package && bench/compare.sh           # full run, ~20 min
+#   bench/compare.sh --quick                                  # small sizes, ~4 min
+#
+# Options: --quick, --rounds N (2), --skip LIST (comma-separated: registrations,heartbeats,
+# watch,visibility). Knobs (environment): BALLAST_JAR, BENCH_HEAP (2g, both JVM servers),
+# BENCH_KEEP=dir (copy the logs, results and a top sample every 10 s there),
+# BENCH_HEALTH_TIMEOUT (600 s), BENCH_JFR=file.jfr (record a JFR profile of Ballast).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The JDK, the jar, the admin token, stopping Ballast, cleanup on exit, now_ms.
+# shellcheck source=bench/node.sh
+source bench/node.sh
+
+quick=0
+rounds=2
+skip=""
+while (($#)); do
+	case "$1" in
+	--quick) quick=1 ;;
+	--rounds) rounds="$2"; shift ;;
+	--skip) skip="$2"; shift ;;
+	-h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+	*) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+wanted() { [[ ",$skip," != *",$1,"* ]]; }
+
+if ((quick)); then
+	hb_sizes=(2000 5000); watch_sizes=(1 100 1000); reg_warmup=3; reg_seconds=4; hb_warmup=2; hb_seconds=4
+	watch_warmup=1; watch_seconds=3; vis_samples=4; vis_spread=4
+else
+	hb_sizes=(20000 100000); watch_sizes=(1 1000 10000); reg_warmup=10; reg_seconds=10; hb_warmup=5; hb_seconds=10
+	watch_warmup=2; watch_seconds=10; vis_samples=8; vis_spread=12
+fi
+heap="${BENCH_HEAP:-2g}"
+stop_timeout=45
+
+# Streams need a file descriptor each in the generator and in the server.
+ulimit -Hn 1048576 2>/dev/null || true
+ulimit -n "$(ulimit -Hn)"
+need=$((${watch_sizes[-1]} + 2000))
+if [[ "$(ulimit -n)" != unlimited ]] && (($(ulimit -n) < need)); then
+	echo "open-file limit $(ulimit -n) is below the $need that ${watch_sizes[-1]} watchers need" >&2
+	exit 1
+fi
+
+if ! command -v etcd >/dev/null; then
+	echo "installing etcd-server (Debian package)"
+	apt-get -o DPkg::Lock::Timeout=600 install -y etcd-server >/dev/null 2>&1 || {
+		apt-get update >/dev/null && apt-get -o DPkg::Lock::Timeout=600 install -y etcd-server >/dev/null
+	}
+fi
+for tool in java javac jcmd curl etcd; do
+	command -v "$tool" >/dev/null || { echo "$tool is required on PATH" >&2; exit 1; }
+done
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-compare.XXXXXX")"
+data="$work/ballast-data"
+server_pid=""
+generator_pid=""
+eureka_pid=""
+etcd_pid=""
+results="$work/results"
+: >"$results"
+
+top_pid=""
+stop_peers() {
+	for pid in $eureka_pid $etcd_pid $top_pid; do
+		kill -TERM "$pid" 2>/dev/null || true
+	done
+	for pid in $eureka_pid $etcd_pid; do
+		for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$pid" 2>/dev/null || true
+	done
+	eureka_pid=""
+	etcd_pid=""
+	top_pid=""
+}
+finish() {
+	stop_peers
+	# A node stopped while it starts can leave its PostgreSQL behind.
+	local pg
+	pg="$(head -n1 "$data/postgres/postmaster.pid" 2>/dev/null || true)"
+	stop_server
+	if [[ "$pg" =~ ^[0-9]+$ ]] && kill -0 "$pg" 2>/dev/null; then
+		kill -TERM "$pg" 2>/dev/null || true
+	fi
+	if [[ -n "${BENCH_KEEP:-}" && -d "${work:-}" ]]; then
+		mkdir -p "$BENCH_KEEP" && cp "$work"/*.log "$results" "$BENCH_KEEP"/ 2>/dev/null || true
+	fi
+}
+# node.sh's cleanup stops Ballast, removes the work directory and exits with the status;
+# the peers go first.
+# errexit off first: (exit "$status") hands cleanup the status and must not end the trap.
+trap 'status=$?; set +e; finish; (exit "$status"); cleanup' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+eureka_jar=bench/eureka-server/target/eureka-server.jar
+if [[ ! -f "$eureka_jar" ]] || [[ -n "$(find bench/eureka-server/pom.xml bench/eureka-server/src -newer "$eureka_jar" -print -quit)" ]]; then
+	echo "building the Eureka server (bench/eureka-server)"
+	./mvnw -q -B -f bench/eureka-server/pom.xml -DskipTests package >"$work/eureka-build.log" 2>&1 || {
+		tail -n 40 "$work/eureka-build.log" >&2
+		exit 1
+	}
+fi
+echo "compiling the generator"
+javac -d "$work/classes" bench/Compare.java bench/CompareWatch.java bench/Peer.java bench/Http1.java \
+	bench/BenchArgs.java bench/ProcCpu.java
+
+# Four distinct free ports below Linux's ephemeral range (32768 up), where the embedded
+# PostgreSQL's port and the generator's own connections are taken from: a port picked there
+# could be taken by one of them before its server binds it.
+ports=()
+while ((${#ports[@]} < 4)); do
+	port=$((20000 + RANDOM % 12000))
+	if [[ " ${ports[*]} " != *" $port "* ]] && ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+		ports+=("$port")
+	fi
+done
+ballast_port=${ports[0]} eureka_port=${ports[1]} etcd_port=${ports[2]} etcd_peer_port=${ports[3]}
+ballast="http://127.0.0.1:$ballast_port"
+eureka="http://127.0.0.1:$eureka_port"
+etcd_url="http://127.0.0.1:$etcd_port"
+
+began=$(now_ms)
+jfr=()
+if [[ -n "${BENCH_JFR:-}" ]]; then
+	jfr=("-XX:StartFlightRecording=filename=$BENCH_JFR,settings=profile")
+fi
+java "-Xmx$heap" "${jfr[@]}" -jar "$jar" --server.port="$ballast_port" --server.address=127.0.0.1 --ballast.data-dir="$data" \
+	"${node_options[@]}" >"$work/ballast.log" 2>&1 &
+server_pid=$!
+java "-Xmx$heap" -jar "$eureka_jar" --server.port="$eureka_port" --server.address=127.0.0.1 >"$work/eureka.log" 2>&1 &
+eureka_pid=$!
+# Durable like the others: every put waits for its WAL fsync (etcd's default).
+etcd --name bench --data-dir "$work/etcd" --listen-client-urls "$etcd_url" --advertise-client-urls "$etcd_url" \
+	--listen-peer-urls "http://127.0.0.1:$etcd_peer_port" --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer_port" \
+	--initial-cluster "bench=http://127.0.0.1:$etcd_peer_port" --log-level warn >"$work/etcd.log" 2>&1 &
+etcd_pid=$!
+
+wait_for() { # name pid url pattern
+	local deadline=$(($(now_ms) + ${BENCH_HEALTH_TIMEOUT:-600} * 1000))
+	until curl -fsS -m 2 "$3" 2>/dev/null | grep -q "$4"; do
+		if ! kill -0 "$2" 2>/dev/null || (($(now_ms) > deadline)); then
+			echo "$1 did not come up; last lines of its log:" >&2
+			tail -n 30 "$work/$1.log" >&2
+			exit 1
+		fi
+		sleep 0.1
+	done
+	echo "$1 up in $(($(now_ms) - began)) ms (pid $2, $3)"
+}
+wait_for ballast "$server_pid" "$ballast/actuator/health" '"UP"'
+wait_for eureka "$eureka_pid" "$eureka/eureka/apps" 'applications'
+wait_for etcd "$etcd_pid" "$etcd_url/health" '"health":"true"'
+pg_pid="$(head -n1 "$data/postgres/postmaster.pid")"
+# Where the CPU goes, for the notes: the busiest processes every 10 s.
+if command -v top >/dev/null; then
+	top -b -d 10 -w 200 >"$work/top.log" 2>&1 &
+	top_pid=$!
+fi
+
+echo "jar: $jar; eureka: $eureka_jar (Spring Cloud 2025.1.4, self-preservation off, read-only response cache on, 30 s);"
+echo "etcd: $(etcd --version | head -n1) (HTTP/JSON gateway, fsync on); java: $(java -version 2>&1 | head -n1)"
+echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
+
+# Runs the generator in the background, so that a signal to this script is handled at once
+# (bash runs traps only between foreground commands). Its RESULT lines are collected.
+generate() {
+	calls=$((calls + 1))
+	local out="$work/generator-$calls.out"
+	java -Xmx1g -cp "$work/classes" Compare "$@" >"$out" 2>&1 &
+	generator_pid=$!
+	tail -n +1 -s 0.2 -f --pid="$generator_pid" "$out" &
+	local tail_pid=$! status=0
+	wait "$generator_pid" || status=$?
+	generator_pid=""
+	wait "$tail_pid" 2>/dev/null || true
+	grep '^RESULT' "$out" >>"$results" || true
+	cat "$out" >>"$work/generator.log"
+	return "$status"
+}
+failed=0
+calls=0
+run() { generate "$@" || { echo "FAILED: $*" >&2; failed=1; }; }
+
+# The machine's load when a figure starts: figures taken while other work ran are noise.
+section() { echo; echo "==== $* [$(date -u +%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)]"; }
+url_of() { case "$1" in ballast) echo "$ballast" ;; eureka) echo "$eureka" ;; etcd) echo "$etcd_url" ;; esac; }
+pid_of() { case "$1" in ballast) echo "$server_pid" ;; etcd) echo "$etcd_pid" ;; esac; }
+pids_of() { case "$1" in ballast) echo "$server_pid,$pg_pid" ;; eureka) echo "$eureka_pid" ;; etcd) echo "$etcd_pid" ;; esac; }
+
+if wanted registrations; then
+	section "durable registrations, 8 clients (${reg_warmup} s warm-up, ${reg_seconds} s measured, $rounds rounds)"
+	for round in $(seq "$rounds"); do
+		for target in ballast etcd eureka; do
+			run registrations --target "$target" --url "$(url_of "$target")" --pids "$(pids_of "$target")" \
+				--warmup "$reg_warmup" --seconds "$reg_seconds"
+		done
+	done
+fi
+
+if wanted watch; then
+	for size in "${watch_sizes[@]}"; do
+		section "write → event, $size watchers (Ballast SSE, etcd watch), 20 writes/s"
+		for round in $(seq "$rounds"); do
+			for target in ballast etcd; do
+				run watch --target "$target" --url "$(url_of "$target")" --pid "$(pid_of "$target")" --watchers "$size" \
+					--warmup "$watch_warmup" --seconds "$watch_seconds"
+			done
+		done
+	done
+fi
+
+if wanted visibility; then
+	section "a new instance visible to a reader ($vis_samples instances over ${vis_spread} s per round)"
+	for round in $(seq "$rounds"); do
+		for target in ballast eureka etcd; do
+			run visibility --target "$target" --url "$(url_of "$target")" --samples "$vis_samples" --spread "$vis_spread"
+		done
+	done
+fi
+
+if wanted heartbeats; then
+	from=0
+	for size in "${hb_sizes[@]}"; do
+		section "heartbeats / renewals, $size instances, 32 connections"
+		for target in eureka etcd ballast; do
+			run heartbeats --target "$target" --url "$(url_of "$target")" --instances "$size" --from "$from" --seconds 0
+		done
+		for round in $(seq "$rounds"); do
+			for target in ballast eureka etcd; do
+				run heartbeats --target "$target" --url "$(url_of "$target")" --instances "$size" --from "$size" \
+					--warmup "$hb_warmup" --seconds "$hb_seconds"
+			done
+		done
+		from=$size
+	done
+fi
+
+echo
+echo "==== summary (mean of the rounds; ratio = Ballast ÷ peer)"
+python3 bench/compare_summary.py "$results"
+echo
+echo "server warnings and errors (Ballast log):"
+grep -E ' (WARN|ERROR) ' "$work/ballast.log" | grep -v springdoc | cut -c1-240 | sort | uniq -c | sort -rn | head -n 10 || true
+if ((failed)); then
+	echo "compare FAILED: a figure failed its checks (above)"
+	exit 1
+fi
+echo "compare PASS: $(grep -c . "$results") figures, every check passed"
