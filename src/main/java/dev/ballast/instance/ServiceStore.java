@@ -3,7 +3,9 @@ package dev.ballast.instance;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import dev.ballast.weight.Weight;
 import dev.ballast.weight.WeightPolicy;
@@ -79,6 +81,17 @@ class ServiceStore {
 			.query((rs, row) -> new ServiceSummary(rs.getString("name"), rs.getInt("instances"), rs.getInt("routable"),
 					rs.getLong("total_effective_weight"), rs.getLong("revision")))
 			.list();
+	}
+
+	/**
+	 * The revision of each named service that is registered, or of every service when
+	 * {@code only} is empty, sorted by name.
+	 */
+	List<Map.Entry<String, Long>> revisions(Set<ServiceName> only) {
+		JdbcClient.StatementSpec query = only.isEmpty() ? jdbc.sql("SELECT name, revision FROM service ORDER BY name")
+				: jdbc.sql("SELECT name, revision FROM service WHERE name IN (:names) ORDER BY name")
+					.param("names", only.stream().map(ServiceName::value).toList());
+		return query.query((rs, row) -> Map.entry(rs.getString("name"), rs.getLong("revision"))).list();
 	}
 
 	ServiceCounts counts(ServiceName name) {
