@@ -20,7 +20,7 @@
 # It prints one PASS line with the figures and exits non-zero when a check fails. Every
 # process it starts is stopped on exit. Packages it lacks are installed with apt-get
 # (Debian 12). Environment: BALLAST_JAR (default target/ballast-*.jar),
-# E2E_HEALTH_TIMEOUT (seconds to wait for Ballast, default 120).
+# E2E_HEALTH_TIMEOUT (seconds to wait for Ballast, default 300).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -34,7 +34,7 @@ for tool in java python3 prometheus curl jq; do
 done
 find_jar
 
-health_timeout="${E2E_HEALTH_TIMEOUT:-120}"
+health_timeout="${E2E_HEALTH_TIMEOUT:-300}"
 service=metrics-e2e
 job=ballast-e2e
 # How often Prometheus asks Ballast and scrapes: short, so that the run is short.
