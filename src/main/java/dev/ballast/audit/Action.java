@@ -17,6 +17,8 @@ public enum Action {
 	INSTANCE_SERVE("instance.serve"),
 	/** An operator put an instance in maintenance. */
 	INSTANCE_MAINTENANCE("instance.maintenance"),
+	/** The instance reported its own health check failing (Consul's check fail). */
+	INSTANCE_CHECK_FAIL("instance.check-fail"),
 	/** An operator patched a service's settings. */
 	SERVICE_EDIT("service.edit"),
 	/** A traffic shift started. */

@@ -33,7 +33,9 @@ class LeaseRevival {
 	Optional<LeaseStatus> revive(InstanceKey key, Instant at) {
 		return path.lockIfPresent(ServiceName.of(key.service()))
 			.flatMap(locked -> locked.find(InstanceId.of(key.id())).map(current -> {
-				Instance renewed = current.health() == Health.CRITICAL
+				// A renewal older than the instance's last word does not revive it: the
+				// instance may have reported a failing check since (HealthReports).
+				Instance renewed = current.health() == Health.CRITICAL && !at.isBefore(current.lastRenewedAt())
 						? locked.changes(Guard.none()).put(current, current.renewed(at)).commit().stored(current.id())
 						: current;
 				return new LeaseStatus(renewed.mode(), renewed.effectiveWeight(), renewed.leaseTtlSeconds(),

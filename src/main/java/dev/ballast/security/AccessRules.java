@@ -55,6 +55,21 @@ final class AccessRules {
 			rule(Set.of("POST"), "/v1/services/{service}/releases/{id}/abort", Need.OPERATOR),
 			rule(READ, "/v1/audit", Need.OPERATOR),
 
+			// The Consul-compatible surface (docs/consul.md). The leader status carries
+			// no
+			// registry data and is every Consul client's liveness probe, Spring Cloud
+			// Consul's health indicator among them, which sends no token; so does its
+			// catalog query, answered without a token as Consul answers a token that may
+			// read nothing: an empty, filtered list (ConsulCatalog).
+			rule(READ, "/v1/status/leader", Need.NOTHING), rule(READ, "/v1/catalog/services", Need.NOTHING),
+			rule(READ, "/v1/agent/self", Need.READER), rule(READ, "/v1/catalog/service/{service}", Need.READER),
+			rule(READ, "/v1/health/service/{service}", Need.READER),
+			rule(READ, "/v1/health/checks/{service}", Need.READER),
+			rule(Set.of("PUT"), "/v1/agent/service/register", Need.REGISTRANT_OF_NAMED_SERVICE),
+			rule(Set.of("PUT"), "/v1/agent/service/deregister/{id}", Need.REGISTRANT_OF_NAMED_SERVICE),
+			rule(Set.of("PUT"), "/v1/agent/service/maintenance/{id}", Need.REGISTRANT_OF_NAMED_SERVICE),
+			rule(Set.of("PUT"), "/v1/agent/check/{state}/{check}", Need.REGISTRANT_OF_NAMED_SERVICE),
+
 			rule(Set.of("GET", "HEAD", "POST"), "/v1/tokens", Need.ADMIN),
 			rule(Set.of("DELETE"), "/v1/tokens/{id}", Need.ADMIN));
 

@@ -1,8 +1,11 @@
 package dev.ballast.security;
 
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 import dev.ballast.web.Problem;
 import jakarta.servlet.FilterChain;
@@ -28,6 +31,10 @@ final class BearerTokens extends OncePerRequestFilter {
 
 	private static final String SCHEME = "bearer ";
 
+	private static final String CONSUL_TOKEN = "X-Consul-Token";
+
+	private static final Pattern CONSUL_PATHS = Pattern.compile("/v1/(agent|catalog|health|status)/");
+
 	/** For a request that sent no token. */
 	static void missing(HttpServletRequest request, HttpServletResponse response) throws IOException {
 		unauthenticated(request, response, CHALLENGE,
@@ -44,11 +51,12 @@ final class BearerTokens extends OncePerRequestFilter {
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		String header = request.getHeader(HttpHeaders.AUTHORIZATION);
-		if (header == null) {
+		Optional<String> consul = header == null ? consulToken(request) : Optional.empty();
+		if (header == null && consul.isEmpty()) {
 			chain.doFilter(request, response);
 			return;
 		}
-		Optional<String> secret = secret(header);
+		Optional<String> secret = header == null ? consul : secret(header);
 		Optional<Token> token = secret.flatMap(tokens::authenticate);
 		if (token.isEmpty()) {
 			refuse(request, response, secret.isEmpty() ? "the Authorization header must be \"Bearer <token>\""
@@ -64,6 +72,39 @@ final class BearerTokens extends OncePerRequestFilter {
 		finally {
 			SecurityContextHolder.clearContext();
 		}
+	}
+
+	/**
+	 * Consul's clients send their ACL token as {@code X-Consul-Token} or {@code ?token=};
+	 * on the Consul-compatible paths either is a bearer token. An empty one counts as
+	 * none, as Consul's anonymous token. Elsewhere neither is read, so that no token
+	 * travels in the query string of Ballast's own API.
+	 */
+	private static Optional<String> consulToken(HttpServletRequest request) {
+		if (!CONSUL_PATHS.matcher(request.getRequestURI()).lookingAt()) {
+			return Optional.empty();
+		}
+		String header = request.getHeader(CONSUL_TOKEN);
+		if (header != null && !header.isBlank()) {
+			return Optional.of(header.strip());
+		}
+		String query = request.getQueryString();
+		if (query == null) {
+			return Optional.empty();
+		}
+		for (String pair : query.split("&")) {
+			if (pair.startsWith("token=") && pair.length() > "token=".length()) {
+				try {
+					String token = URLDecoder.decode(pair.substring("token=".length()), StandardCharsets.UTF_8);
+					return token.isBlank() ? Optional.empty() : Optional.of(token.strip());
+				}
+				catch (IllegalArgumentException ex) {
+					// A token that cannot be decoded is no token anyone was given.
+					return Optional.of(pair);
+				}
+			}
+		}
+		return Optional.empty();
 	}
 
 	private static Optional<String> secret(String header) {

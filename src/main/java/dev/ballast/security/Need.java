@@ -5,6 +5,13 @@ enum Need {
 
 	NOTHING("no token"), READER("a reader token (or any other role)"),
 	REGISTRANT("a registrant token whose scope covers the service, or an operator token"),
+	/**
+	 * A registration whose service is not in the path (Consul's agent endpoints): any
+	 * registrant passes here, and the entrance checks the scope against the service it
+	 * finds ({@link RegistrantScope}).
+	 */
+	REGISTRANT_OF_NAMED_SERVICE(
+			"a registrant token whose scope covers the service named in the request, or an " + "operator token"),
 	OPERATOR("an operator or admin token"), ADMIN("an admin token");
 
 	private final String description;
@@ -18,6 +25,8 @@ enum Need {
 			case NOTHING -> true;
 			case READER -> token.role().granted().contains(Role.READER);
 			case REGISTRANT -> service != null && token.registersIn(service);
+			case REGISTRANT_OF_NAMED_SERVICE ->
+				token.role().granted().contains(Role.REGISTRANT) || token.role().granted().contains(Role.OPERATOR);
 			case OPERATOR -> token.role().granted().contains(Role.OPERATOR);
 			case ADMIN -> token.role() == Role.ADMIN;
 		};

@@ -1,0 +1,161 @@
+package dev.ballast.consul;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import dev.ballast.database.Reachability;
+import dev.ballast.instance.BlockingReads;
+import dev.ballast.instance.InstanceDirectory;
+import dev.ballast.instance.ServiceName;
+import dev.ballast.security.RegistrantScope;
+import io.swagger.v3.oas.annotations.Hidden;
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
+
+/**
+ * Consul's read endpoints: the catalog, health, and the status and agent facts clients
+ * probe. Every list is a blocking query when given {@code ?index=}. Hidden from Ballast's
+ * OpenAPI document, as the agent endpoints are.
+ */
+@Hidden
+@RestController
+class ConsulCatalogController {
+
+	/** Ballast's own way for a Consul poller to name itself as a subscriber. */
+	static final String SUBSCRIBER = "X-Ballast-Subscriber";
+
+	private final ConsulReads reads;
+
+	private final InstanceDirectory directory;
+
+	private final CatalogWaiters waiters;
+
+	private final BlockingReads blocking;
+
+	private final RegistrantScope scope;
+
+	private final Reachability reachability;
+
+	private final ConsulSettings settings;
+
+	ConsulCatalogController(ConsulReads reads, InstanceDirectory directory, CatalogWaiters waiters,
+			BlockingReads blocking, RegistrantScope scope, Reachability reachability, ConsulSettings settings) {
+		this.reads = reads;
+		this.directory = directory;
+		this.waiters = waiters;
+		this.blocking = blocking;
+		this.scope = scope;
+		this.reachability = reachability;
+		this.settings = settings;
+		waiters.indexFrom(() -> catalogIndex(directory.services()));
+	}
+
+	/**
+	 * This node stands for Consul's leader: with PostgreSQL as the one source of truth,
+	 * every node is as good as a leader.
+	 */
+	@GetMapping("/v1/status/leader")
+	ResponseEntity<String> leader(HttpServletRequest request) {
+		return ResponseEntity.ok()
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("\"%s:%d\"".formatted(request.getLocalAddr(), request.getLocalPort()));
+	}
+
+	@GetMapping("/v1/agent/self")
+	ConsulShapes.AgentSelf self(HttpServletRequest request) {
+		return new ConsulShapes.AgentSelf(
+				new ConsulShapes.Config(settings.datacenter(), settings.node(), "", true, "", "1.20.0 (Ballast)"),
+				new ConsulShapes.Member(settings.node(), request.getLocalAddr(), request.getLocalPort(), Map.of(), 1),
+				Map.of());
+	}
+
+	@GetMapping("/v1/health/service/{service}")
+	DeferredResult<ResponseEntity<List<ConsulShapes.HealthEntry>>> health(@PathVariable String service,
+			@RequestParam Map<String, String> params, @RequestHeader(name = SUBSCRIBER, required = false) String named,
+			HttpServletRequest request) {
+		ConsulQuery query = ConsulQuery.of(params, named, settings);
+		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
+		return reads.read(name(service), query, state -> views.health(state, query));
+	}
+
+	@GetMapping("/v1/catalog/service/{service}")
+	DeferredResult<ResponseEntity<List<ConsulShapes.CatalogEntry>>> catalog(@PathVariable String service,
+			@RequestParam Map<String, String> params, @RequestHeader(name = SUBSCRIBER, required = false) String named,
+			HttpServletRequest request) {
+		ConsulQuery query = ConsulQuery.of(params, named, settings);
+		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
+		return reads.read(name(service), query, state -> views.catalog(state, query));
+	}
+
+	@GetMapping("/v1/health/checks/{service}")
+	DeferredResult<ResponseEntity<List<ConsulShapes.Check>>> checks(@PathVariable String service,
+			@RequestParam Map<String, String> params, @RequestHeader(name = SUBSCRIBER, required = false) String named,
+			HttpServletRequest request) {
+		ConsulQuery query = ConsulQuery.of(params, named, settings);
+		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
+		return reads.read(name(service), query, views::checks);
+	}
+
+	/**
+	 * Every service with at least one instance, each with its tags (none: Ballast keeps
+	 * no tags). Its index is the sum of every service's revision plus one, which rises
+	 * with every change anywhere (services are never deleted). Without a token the list
+	 * is empty and marked filtered, as Consul answers a token that may read nothing;
+	 * Spring Cloud Consul's health indicator asks so.
+	 */
+	@GetMapping("/v1/catalog/services")
+	DeferredResult<ResponseEntity<Map<String, List<String>>>> services(@RequestParam Map<String, String> params) {
+		ConsulQuery query = ConsulQuery.of(params, null, settings);
+		boolean anonymous = !scope.authenticated();
+		long timeout = blocking.query(null, query.waitFor(), null).timeoutMillis();
+		DeferredResult<ResponseEntity<Map<String, List<String>>>> result = new DeferredResult<>(timeout);
+		InstanceDirectory.Services now = directory.services();
+		long index = catalogIndex(now);
+		if (query.index() == 0 || query.index() < index || (query.index() > index && !now.stale())) {
+			result.setResult(listed(now, anonymous));
+			return result;
+		}
+		Object waiting = waiters.await(query.index(), () -> result.setResult(listed(directory.services(), anonymous)));
+		result.onTimeout(() -> result.setResult(listed(now, anonymous)));
+		result.onCompletion(() -> waiters.forget(waiting));
+		return result;
+	}
+
+	private ResponseEntity<Map<String, List<String>>> listed(InstanceDirectory.Services services, boolean anonymous) {
+		ResponseEntity.BodyBuilder answer = ConsulHeaders.indexed(catalogIndex(services),
+				services.stale() && !reachability.reachable());
+		if (anonymous) {
+			return answer.header(ConsulHeaders.FILTERED, "true").body(Map.of());
+		}
+		Map<String, List<String>> listed = new TreeMap<>();
+		services.services()
+			.stream()
+			.filter(service -> service.instances() > 0)
+			.forEach(service -> listed.put(service.name(), List.of()));
+		return answer.body(listed);
+	}
+
+	static long catalogIndex(InstanceDirectory.Services services) {
+		return services.services().stream().mapToLong(InstanceDirectory.Service::revision).sum() + 1;
+	}
+
+	private static ServiceName name(String service) {
+		try {
+			return ServiceName.of(service);
+		}
+		catch (RuntimeException ex) {
+			throw ConsulRefusal.badRequest("service name", "Ballast service names are lower-case letters, digits and "
+					+ "inner hyphens, 1 to 63 characters; got " + ConsulRegistration.quote(service));
+		}
+	}
+
+}

@@ -1,0 +1,98 @@
+package dev.ballast.consul;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import org.springframework.http.HttpStatus;
+
+/**
+ * The query parameters of a Consul read: a blocking query's {@code index} and
+ * {@code wait}, {@code passing}, {@code tag}, {@code dc}, and Ballast's
+ * {@code subscriber}. {@code stale}, {@code consistent} and {@code cached} are accepted
+ * and change nothing: every answer is read from the database (or, while it is
+ * unreachable, from the node's last known state, marked {@code X-Ballast-Stale}).
+ * {@code filter} is refused rather than ignored, since ignoring it would answer more than
+ * was asked.
+ *
+ * @param index the Consul index the client has, 0 when absent
+ * @param waitFor how long a blocking query may wait, in the form Ballast's blocking reads
+ * take ({@code 1500ms}), or null for their default
+ * @param passing whether only passing instances were asked for
+ * @param tag the tag asked for, or null
+ * @param subscriber the polling subscriber's name (Ballast's own parameter), or null
+ */
+record ConsulQuery(long index, String waitFor, boolean passing, String tag, String subscriber) {
+
+	private static final Pattern INDEX = Pattern.compile("\\d{1,19}");
+
+	static ConsulQuery of(Map<String, String> params, String subscriberHeader, ConsulSettings settings) {
+		String dc = params.get("dc");
+		if (dc != null && !dc.isEmpty() && !dc.equals(settings.datacenter())) {
+			throw new ConsulRefusal(HttpStatus.BAD_REQUEST,
+					"No path to datacenter: Ballast serves one datacenter, %s; got %s"
+						.formatted(ConsulRegistration.quote(settings.datacenter()), ConsulRegistration.quote(dc)));
+		}
+		if (params.containsKey("filter")) {
+			throw ConsulRefusal.badRequest("filter", "Ballast does not evaluate filter expressions; leave filter out");
+		}
+		String subscriber = params.get("subscriber");
+		return new ConsulQuery(index(params.get("index")), wait(params.get("wait")), flag(params, "passing"),
+				params.get("tag"), subscriber != null ? subscriber : subscriberHeader);
+	}
+
+	private static long index(String value) {
+		if (value == null || value.isEmpty()) {
+			return 0;
+		}
+		if (!INDEX.matcher(value).matches()) {
+			throw ConsulRefusal.badRequest("index",
+					"must be a Consul index, a non-negative integer; got " + ConsulRegistration.quote(value));
+		}
+		try {
+			return Long.parseLong(value);
+		}
+		catch (NumberFormatException ex) {
+			throw ConsulRefusal.badRequest("index", "must be at most %d; got %s".formatted(Long.MAX_VALUE, value));
+		}
+	}
+
+	/**
+	 * Go's durations ({@code 5s}, {@code 1m30s}); Ballast caps them at its longest wait.
+	 */
+	private static String wait(String value) {
+		if (value == null || value.isEmpty()) {
+			return null;
+		}
+		Duration wait = GoDuration.parse(value);
+		if (wait == null) {
+			throw ConsulRefusal.badRequest("wait",
+					"must be a duration such as 5s, 1m or 1m30s; got " + ConsulRegistration.quote(value));
+		}
+		return Math.min(wait.toMillis(), 999_999_999L) + "ms";
+	}
+
+	/**
+	 * A flag in Consul's spellings: present without a value ({@code ?passing},
+	 * {@code ?passing=}) is true, else Go's booleans ({@code 1}, {@code t}, {@code true},
+	 * {@code 0}, {@code f}, {@code false}, any case of the words).
+	 */
+	static boolean flag(Map<String, String> params, String name) {
+		if (!params.containsKey(name)) {
+			return false;
+		}
+		String value = params.get(name);
+		if (value == null || value.isEmpty()) {
+			return true;
+		}
+		return switch (value.equals("True") || value.equals("TRUE") || value.equals("False") || value.equals("FALSE")
+				? value.toLowerCase(Locale.ROOT) : value) {
+			case "1", "t", "T", "true" -> true;
+			case "0", "f", "F", "false" -> false;
+			default -> throw ConsulRefusal.badRequest(name,
+					"must be true or false (or 1, 0, t, f); got " + ConsulRegistration.quote(value));
+		};
+	}
+
+}

@@ -1,0 +1,284 @@
+package dev.ballast.consul;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import dev.ballast.instance.InstanceId;
+import dev.ballast.instance.ServiceName;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A body of {@code PUT /v1/agent/service/register}, typed at the border. Field names are
+ * matched as Consul matches them (any case, underscores ignored: {@code Name},
+ * {@code name}, {@code deregister_critical_service_after}); nulls count as absent; fields
+ * Ballast has no use for ({@code EnableTagOverride}, {@code TaggedAddresses},
+ * {@code Proxy}, {@code Connect}, a check's {@code Name} or {@code Notes}…) are
+ * tolerated. Everything Ballast uses is checked before anything is written, and a value
+ * it cannot honour is refused naming the field rather than dropped.
+ *
+ * @param service the service ({@code Name})
+ * @param id the instance ({@code ID}, by default the name)
+ * @param address {@code Address}, or the caller's address when absent
+ * @param port {@code Port}
+ * @param weight from {@code Weights.Passing} or {@code Meta.weight}; null for the
+ * service's default
+ * @param metadata {@code Meta} without {@code weight}
+ * @param leaseTtlSeconds the TTL check's {@code TTL}
+ * @param critical whether the check was registered with {@code Status: critical}
+ */
+record ConsulRegistration(ServiceName service, InstanceId id, String address, int port, Integer weight,
+		Map<String, String> metadata, int leaseTtlSeconds, boolean critical) {
+
+	static final Pattern CANONICAL_WEIGHT = Pattern.compile("0|[1-9][0-9]{0,3}|10000");
+
+	private static final Pattern ADDRESS = Pattern.compile("[A-Za-z0-9.:_%\\[\\]-]{1,253}");
+
+	/** Check kinds Ballast would have to run itself. */
+	private static final List<String> PROBES = List.of("HTTP", "TCP", "GRPC", "UDP", "H2PING", "Args", "Script",
+			"DockerContainerID", "AliasService", "AliasNode", "OSService");
+
+	static ConsulRegistration read(JsonNode body, String callerAddress) {
+		if (body == null || !body.isObject()) {
+			throw new ConsulRefusal(org.springframework.http.HttpStatus.BAD_REQUEST,
+					"Request decode failed: the body must be a JSON object (a service definition)");
+		}
+		ServiceName service = name(text(body, "Name"));
+		String idText = text(body, "ID");
+		InstanceId id = instanceId(idText == null || idText.isEmpty() ? service.value() : idText);
+		String addressText = text(body, "Address");
+		String address = addressText == null || addressText.isEmpty() ? callerAddress : addressText;
+		if (address == null || !ADDRESS.matcher(address).matches()) {
+			throw ConsulRefusal.badRequest("Address",
+					"must be a host name or IP address of 1 to 253 characters; got " + quote(address));
+		}
+		int port = port(field(body, "Port"));
+		tags(field(body, "Tags"));
+		Map<String, String> meta = meta(field(body, "Meta"));
+		Integer weight = weight(field(body, "Weights"), meta.remove("weight"));
+		Check check = check(body, id);
+		return new ConsulRegistration(service, id, address, port, weight, meta, check.ttlSeconds(), check.critical());
+	}
+
+	/**
+	 * A field as Consul finds it: any case, underscores ignored; null when absent or JSON
+	 * null.
+	 */
+	static JsonNode field(JsonNode object, String name) {
+		String wanted = folded(name);
+		for (Map.Entry<String, JsonNode> entry : object.properties()) {
+			if (folded(entry.getKey()).equals(wanted)) {
+				return entry.getValue().isNull() ? null : entry.getValue();
+			}
+		}
+		return null;
+	}
+
+	private static String folded(String key) {
+		return key.replace("_", "").toLowerCase(Locale.ROOT);
+	}
+
+	private static String text(JsonNode object, String name) {
+		JsonNode value = field(object, name);
+		if (value == null) {
+			return null;
+		}
+		if (!value.isString()) {
+			throw ConsulRefusal.badRequest(name, "must be a string; got " + kind(value));
+		}
+		return value.stringValue();
+	}
+
+	private static ServiceName name(String name) {
+		if (name == null || name.isEmpty()) {
+			throw ConsulRefusal.badRequest("Name", "the service name is required");
+		}
+		try {
+			return ServiceName.of(name);
+		}
+		catch (RuntimeException ex) {
+			throw ConsulRefusal.badRequest("Name", "Ballast service names are lower-case letters, digits and inner "
+					+ "hyphens, 1 to 63 characters (DNS label rules); got " + quote(name));
+		}
+	}
+
+	private static InstanceId instanceId(String id) {
+		try {
+			return InstanceId.of(id);
+		}
+		catch (RuntimeException ex) {
+			throw ConsulRefusal.badRequest("ID",
+					"Ballast instance ids are 1 to 128 of A-Z a-z 0-9 . _ : - (the Name when no ID is given); got "
+							+ quote(id));
+		}
+	}
+
+	private static int port(JsonNode port) {
+		if (port == null || !port.isIntegralNumber() || !port.canConvertToInt() || port.intValue() < 1
+				|| port.intValue() > 65535) {
+			throw ConsulRefusal.badRequest("Port", "Ballast needs the instance's port, an integer from 1 to 65535; got "
+					+ (port == null ? "none" : kind(port)));
+		}
+		return port.intValue();
+	}
+
+	private static void tags(JsonNode tags) {
+		if (tags == null) {
+			return;
+		}
+		if (!tags.isArray()) {
+			throw ConsulRefusal.badRequest("Tags", "must be a list of strings; got " + kind(tags));
+		}
+		if (!tags.isEmpty()) {
+			throw ConsulRefusal.badRequest("Tags",
+					"Ballast keeps no tags; put labels in Meta (got " + tags.size() + " tags)");
+		}
+	}
+
+	private static Map<String, String> meta(JsonNode meta) {
+		Map<String, String> entries = new LinkedHashMap<>();
+		if (meta == null) {
+			return entries;
+		}
+		if (!meta.isObject()) {
+			throw ConsulRefusal.badRequest("Meta", "must be an object of strings; got " + kind(meta));
+		}
+		for (Map.Entry<String, JsonNode> entry : meta.properties()) {
+			if (!entry.getValue().isString()) {
+				throw ConsulRefusal.badRequest("Meta." + entry.getKey(),
+						"Meta values must be strings; got " + kind(entry.getValue()));
+			}
+			entries.put(entry.getKey(), entry.getValue().stringValue());
+		}
+		return entries;
+	}
+
+	/**
+	 * The typed weight: {@code Weights.Passing} (a JSON integer) or {@code Meta.weight}
+	 * (only a canonical decimal), and the two must agree when both are sent.
+	 */
+	private static Integer weight(JsonNode weights, String metaWeight) {
+		Integer fromMeta = null;
+		if (metaWeight != null) {
+			if (!CANONICAL_WEIGHT.matcher(metaWeight).matches()) {
+				throw ConsulRefusal.badRequest("Meta.weight",
+						"must be a canonical decimal from \"0\" to \"10000\" (it becomes the instance's typed weight); "
+								+ "got " + quote(metaWeight));
+			}
+			fromMeta = Integer.valueOf(metaWeight);
+		}
+		Integer passing = null;
+		if (weights != null) {
+			if (!weights.isObject()) {
+				throw ConsulRefusal.badRequest("Weights",
+						"must be an object {\"Passing\": n, \"Warning\": n}; got " + kind(weights));
+			}
+			passing = weightField(weights, "Passing");
+			weightField(weights, "Warning");
+		}
+		if (passing != null && fromMeta != null && !passing.equals(fromMeta)) {
+			throw ConsulRefusal.badRequest("Weights.Passing",
+					"Weights.Passing (%d) and Meta.weight (\"%d\") disagree; ".formatted(passing, fromMeta)
+							+ "send one of them");
+		}
+		return passing != null ? passing : fromMeta;
+	}
+
+	private static Integer weightField(JsonNode weights, String name) {
+		JsonNode value = field(weights, name);
+		if (value == null) {
+			return null;
+		}
+		if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < 0 || value.intValue() > 10000) {
+			throw ConsulRefusal.badRequest("Weights." + name, "must be an integer from 0 to 10000; got " + kind(value));
+		}
+		return value.intValue();
+	}
+
+	/** The one TTL check Ballast keeps as the instance's lease. */
+	private static Check check(JsonNode body, InstanceId id) {
+		List<JsonNode> checks = new ArrayList<>();
+		JsonNode one = field(body, "Check");
+		if (one != null) {
+			checks.add(one);
+		}
+		JsonNode many = field(body, "Checks");
+		if (many != null) {
+			if (!many.isArray()) {
+				throw ConsulRefusal.badRequest("Checks", "must be a list of checks; got " + kind(many));
+			}
+			many.forEach(checks::add);
+		}
+		if (checks.isEmpty()) {
+			throw ConsulRefusal.badRequest("Check", "Ballast needs a TTL check, which becomes the instance's lease: "
+					+ "send \"Check\": {\"TTL\": \"30s\"} and pass it before it runs out");
+		}
+		if (checks.size() > 1) {
+			throw ConsulRefusal.badRequest("Checks",
+					"Ballast keeps one lease per instance; register exactly one TTL check (got " + checks.size() + ")");
+		}
+		String field = one != null ? "Check" : "Checks[0]";
+		JsonNode check = checks.getFirst();
+		if (!check.isObject()) {
+			throw ConsulRefusal.badRequest(field, "must be an object; got " + kind(check));
+		}
+		for (String probe : PROBES) {
+			JsonNode value = field(check, probe);
+			if (value != null && !(value.isString() && value.stringValue().isEmpty())
+					&& !(value.isArray() && value.isEmpty())) {
+				throw ConsulRefusal.badRequest(field + "." + probe, "Ballast runs no checks of its own; register a TTL "
+						+ "check instead (\"TTL\": \"30s\") and pass it with PUT /v1/agent/check/pass/service:" + id);
+			}
+		}
+		String checkId = text(check, "CheckID");
+		if (checkId != null && !checkId.isEmpty() && !checkId.equals("service:" + id.value())) {
+			throw ConsulRefusal.badRequest(field + ".CheckID",
+					"Ballast names an instance's check service:%s; leave CheckID out or send that; got %s".formatted(id,
+							quote(checkId)));
+		}
+		String ttlText = text(check, "TTL");
+		Duration ttl = GoDuration.parse(ttlText);
+		if (ttlText == null || ttl == null || ttl.toNanosPart() != 0 || ttl.toSeconds() < 5 || ttl.toSeconds() > 300) {
+			throw ConsulRefusal.badRequest(field + ".TTL",
+					"must be a duration of whole seconds from 5s to 300s (5m), which becomes the lease; got "
+							+ (ttlText == null ? "none" : quote(ttlText)));
+		}
+		String after = text(check, "DeregisterCriticalServiceAfter");
+		if (after != null && !after.isEmpty() && GoDuration.parse(after) == null) {
+			throw ConsulRefusal.badRequest(field + ".DeregisterCriticalServiceAfter",
+					"must be a duration such as 90m; got " + quote(after));
+		}
+		String status = text(check, "Status");
+		if (status != null && !status.isEmpty() && !List.of("passing", "warning", "critical").contains(status)) {
+			throw ConsulRefusal.badRequest(field + ".Status",
+					"must be passing, warning or critical; got " + quote(status));
+		}
+		return new Check((int) ttl.toSeconds(), "critical".equals(status));
+	}
+
+	private static String kind(JsonNode value) {
+		if (value.isString()) {
+			return "the string " + quote(value.stringValue());
+		}
+		String shown = value.toString();
+		return (value.isNumber() ? "the number "
+				: value.isBoolean() ? "" : value.isArray() ? "the list " : value.isObject() ? "the object " : "")
+				+ (shown.length() > 40 ? shown.substring(0, 40) + "…" : shown);
+	}
+
+	static String quote(String value) {
+		if (value == null) {
+			return "nothing";
+		}
+		String shown = value.length() > 40 ? value.substring(0, 40) + "…" : value;
+		return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+	}
+
+	private record Check(int ttlSeconds, boolean critical) {
+	}
+
+}

@@ -1,0 +1,95 @@
+package dev.ballast.consul;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.ballast.instance.Health;
+import dev.ballast.instance.InstanceList;
+import dev.ballast.instance.InstanceView;
+
+/**
+ * Ballast's instances in Consul's shapes, translated so that every Consul consumer routes
+ * exactly the share Ballast means. Only routable instances (effective weight at least 1)
+ * are listed as services, whatever {@code passing} says: a consumer that cannot see an
+ * instance sends it nothing, while Spring Cloud LoadBalancer would read weight 0 as 1. A
+ * listed instance carries its effective weight as {@code Weights.Passing} and
+ * {@code Weights.Warning}, and as {@code Meta.weight}, the canonical decimal of a weight
+ * of at least 1, because that string is the only weight Spring Cloud reads.
+ *
+ * @param settings the datacenter and node every instance is listed on
+ * @param nodeAddress this node's address, as the address of that node
+ */
+record ConsulViews(ConsulSettings settings, String nodeAddress) {
+
+	List<ConsulShapes.HealthEntry> health(InstanceList state, ConsulQuery query) {
+		return routable(state, query).stream()
+			.map(instance -> new ConsulShapes.HealthEntry(node(state), service(instance), List.of(check(instance))))
+			.toList();
+	}
+
+	List<ConsulShapes.CatalogEntry> catalog(InstanceList state, ConsulQuery query) {
+		return routable(state, query).stream().map(instance -> {
+			long index = instance.revision() + 1;
+			return new ConsulShapes.CatalogEntry("", settings.node(), nodeAddress, settings.datacenter(), Map.of(),
+					Map.of(), "", instance.id(), instance.service(), List.of(), instance.address(), weights(instance),
+					meta(instance), instance.port(), false, index, index);
+		}).toList();
+	}
+
+	/** Every instance's check, routable or not: checks carry no address and no weight. */
+	List<ConsulShapes.Check> checks(InstanceList state) {
+		return state.instances().stream().map(this::check).toList();
+	}
+
+	/**
+	 * The instances a consumer may route to. Ballast keeps no tags, so a query for a tag
+	 * matches none.
+	 */
+	private static List<InstanceView> routable(InstanceList state, ConsulQuery query) {
+		if (query.tag() != null) {
+			return List.of();
+		}
+		return state.instances()
+			.stream()
+			.filter(instance -> instance.routable() && instance.effectiveWeight().value() >= 1)
+			.toList();
+	}
+
+	private ConsulShapes.Node node(InstanceList state) {
+		return new ConsulShapes.Node("", settings.node(), nodeAddress, settings.datacenter(), Map.of(), Map.of(), 1, 1);
+	}
+
+	private static ConsulShapes.Service service(InstanceView instance) {
+		long index = instance.revision() + 1;
+		return new ConsulShapes.Service(instance.id(), instance.service(), List.of(), instance.address(),
+				meta(instance), instance.port(), weights(instance), false, index, index);
+	}
+
+	private static ConsulShapes.Weights weights(InstanceView instance) {
+		return new ConsulShapes.Weights(instance.effectiveWeight(), instance.effectiveWeight());
+	}
+
+	/**
+	 * The instance's metadata and, the one weight that travels as a string, its effective
+	 * weight as {@code weight}: listed instances have at least 1, so it is never "0".
+	 * (Ballast's metadata can hold no key {@code weight}, so nothing is overwritten.)
+	 */
+	private static Map<String, String> meta(InstanceView instance) {
+		Map<String, String> meta = new LinkedHashMap<>(instance.metadata());
+		meta.put("weight", Integer.toString(instance.effectiveWeight().value()));
+		return meta;
+	}
+
+	private ConsulShapes.Check check(InstanceView instance) {
+		long index = instance.revision() + 1;
+		String output = "Ballast: mode %s, effective weight %d, %s, lease until %s".formatted(instance.mode(),
+				instance.effectiveWeight().value(), instance.routable() ? "routable" : "not routable",
+				instance.leaseExpiresAt());
+		return new ConsulShapes.Check(settings.node(), "service:" + instance.id(),
+				"Service '%s' check".formatted(instance.service()),
+				instance.health() == Health.PASSING ? "passing" : "critical", "", output, instance.id(),
+				instance.service(), List.of(), "ttl", index, index);
+	}
+
+}

@@ -1,0 +1,117 @@
+package dev.ballast.instance;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.ballast.web.NotFoundException;
+import tools.jackson.databind.node.IntNode;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * What an entrance other than the REST API (the Consul-compatible one) needs of this
+ * module: registrations through the one write path, with values it has typed already; the
+ * services an instance id is registered in, since such entrances name instances by id
+ * alone; and reads of a service that tell an unknown service from an empty one.
+ */
+@Component
+public class InstanceDirectory {
+
+	private final Registrations registrations;
+
+	private final InstanceQueries queries;
+
+	private final JdbcClient jdbc;
+
+	InstanceDirectory(Registrations registrations, InstanceQueries queries, JdbcClient jdbc) {
+		this.registrations = registrations;
+		this.queries = queries;
+		this.jdbc = jdbc;
+	}
+
+	/**
+	 * Registers or replaces an instance exactly as {@code PUT
+	 * /v1/services/{service}/instances/{id}} does, guard included.
+	 * @param weight the typed weight, or null for the service's default
+	 * @param metadata labels, checked like the REST API's (no key {@code weight})
+	 * @return the instance as stored, and whether it is new
+	 */
+	public Registered register(ServiceName service, InstanceId id, String address, int port, Integer weight,
+			Map<String, String> metadata, int leaseTtlSeconds) {
+		Registration registration = registrations.register(service, id, new RegistrationRequest(address, port,
+				weight == null ? null : IntNode.valueOf(weight), null, metadata, leaseTtlSeconds, null));
+		return new Registered(registration.instance(), registration.created());
+	}
+
+	/** Removes an instance; not guarded (the instance is leaving). */
+	public void deregister(ServiceName service, InstanceId id) {
+		registrations.deregister(service, id);
+	}
+
+	/** The services in which an instance with this id is registered, sorted by name. */
+	public List<ServiceName> servicesHolding(InstanceId id) {
+		return jdbc.sql("SELECT service FROM instance WHERE id = ? ORDER BY service")
+			.param(id.value())
+			.query((rs, row) -> ServiceName.of(rs.getString(1)))
+			.list();
+	}
+
+	/**
+	 * A service's instances with the revision they are current at, from the database or,
+	 * while it is unreachable, from memory (marked stale); empty for a service that is
+	 * not registered.
+	 */
+	public Optional<Listed> list(ServiceName service) {
+		try {
+			Answer<InstanceList> answer = queries.instances(service);
+			return Optional.of(new Listed(answer.value(), answer.stale()));
+		}
+		catch (NotFoundException ex) {
+			return Optional.empty();
+		}
+	}
+
+	/**
+	 * Every registered service with its revision, and whether the list is this node's
+	 * last known one.
+	 */
+	public Services services() {
+		Answer<List<ServiceSummary>> answer = queries.services();
+		return new Services(answer.value()
+			.stream()
+			.map(summary -> new Service(summary.name(), summary.instances(), summary.revision()))
+			.toList(), answer.stale());
+	}
+
+	/**
+	 * @param instance as stored
+	 * @param created whether it is new
+	 */
+	public record Registered(InstanceView instance, boolean created) {
+	}
+
+	/**
+	 * @param list the instances
+	 * @param stale whether it is this node's last known state
+	 */
+	public record Listed(InstanceList list, boolean stale) {
+	}
+
+	/**
+	 * @param name the service
+	 * @param instances how many instances it has
+	 * @param revision its revision
+	 */
+	public record Service(String name, int instances, long revision) {
+	}
+
+	/**
+	 * @param services every registered service, sorted by name
+	 * @param stale whether it is this node's last known list
+	 */
+	public record Services(List<Service> services, boolean stale) {
+	}
+
+}

@@ -1,0 +1,106 @@
+package dev.ballast.lease;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+
+import dev.ballast.audit.Action;
+import dev.ballast.audit.AuditEntry;
+import dev.ballast.instance.Committed;
+import dev.ballast.instance.Guard;
+import dev.ballast.instance.Health;
+import dev.ballast.instance.Instance;
+import dev.ballast.instance.InstanceId;
+import dev.ballast.instance.InstanceView;
+import dev.ballast.instance.LockedService;
+import dev.ballast.instance.Mode;
+import dev.ballast.instance.ServiceName;
+import dev.ballast.instance.WritePath;
+import dev.ballast.weight.Weight;
+
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Health reported by an instance itself rather than read from its lease, for entrances
+ * whose clients send check results (Consul's TTL checks). A passing report is a
+ * heartbeat. A failing report renews the lease (the instance is alive and says so) and
+ * turns the instance CRITICAL as an expired lease would: it is ejected within the
+ * service's ejection cap ({@link EjectionCap}, {@code maxEjectionPercent}), and held
+ * routable beyond it, so that failing checks can no more empty a service than expiring
+ * leases can. Its next passing report brings it back with its weight.
+ */
+@Component
+public class HealthReports {
+
+	private final Heartbeats heartbeats;
+
+	private final WritePath path;
+
+	private final Clock clock;
+
+	HealthReports(Heartbeats heartbeats, WritePath path, Clock clock) {
+		this.heartbeats = heartbeats;
+		this.path = path;
+		this.clock = clock;
+	}
+
+	/**
+	 * The instance reports itself healthy: a heartbeat.
+	 * @throws dev.ballast.web.NotFoundException when it is not registered
+	 */
+	public Report pass(ServiceName service, InstanceId id) {
+		HeartbeatView beat = heartbeats.beat(service, id);
+		return new Report(beat.mode(), beat.effectiveWeight(), Health.PASSING, false);
+	}
+
+	/**
+	 * The instance reports itself failing: its lease is renewed and it turns CRITICAL,
+	 * ejected if the ejection cap allows, held routable otherwise. A report that changes
+	 * nothing spends no revision.
+	 * @throws dev.ballast.web.NotFoundException when it is not registered
+	 */
+	@Transactional
+	public Report fail(ServiceName service, InstanceId id) {
+		Instant now = clock.instant();
+		LockedService locked = path.lock(service);
+		List<Instance> instances = locked.instances();
+		Instance target = locked.instance(id);
+		boolean eject = target.ejected() || ejectable(locked, instances, target, now);
+		Instance after = target.renewed(now).expired(eject);
+		Committed committed = locked.changes(Guard.none()).put(target, after).commit();
+		Instance stored = committed.stored(id);
+		if (target.health() != Health.CRITICAL || target.ejected() != stored.ejected()) {
+			committed.audit(
+					AuditEntry
+						.of(Action.INSTANCE_CHECK_FAIL, service.value(), id.value(), InstanceView.of(target),
+								InstanceView.of(stored))
+						.withDetail("ejected", stored.ejected()));
+		}
+		return new Report(stored.mode(), stored.effectiveWeight(), stored.health(), stored.ejected());
+	}
+
+	private static boolean ejectable(LockedService locked, List<Instance> instances, Instance target, Instant now) {
+		List<EjectionCap.Member> members = instances.stream()
+			.map(instance -> new EjectionCap.Member(instance.id().value(), instance.nominalWeight().value(),
+					instance.routable(), instance.id().equals(target.id()) ? now : instance.leaseExpiresAt(),
+					instance.id().equals(target.id()) || instance.health() == Health.CRITICAL, instance.ejected()))
+			.toList();
+		// Only this instance is decided here; the sweep decides the others as before.
+		return EjectionCap.decide(members, locked.settings().maxEjectionPercent())
+			.eject()
+			.contains(target.id().value());
+	}
+
+	/**
+	 * What the instance is after a report.
+	 *
+	 * @param mode its mode
+	 * @param effectiveWeight the weight balancers use
+	 * @param health PASSING or CRITICAL
+	 * @param ejected whether the failing report took it out of rotation
+	 */
+	public record Report(Mode mode, Weight effectiveWeight, Health health, boolean ejected) {
+	}
+
+}

@@ -1,0 +1,302 @@
+package dev.ballast.consul;
+
+import java.util.List;
+
+import dev.ballast.support.Api;
+import dev.ballast.support.Consul;
+import dev.ballast.support.Names;
+import dev.ballast.support.RegistryTest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Consul's agent endpoints against the whole registry: registrations typed at the border,
+ * TTL checks as leases, deregistration and maintenance, each seen through both Consul's
+ * answers and Ballast's own API.
+ */
+@RegistryTest
+class ConsulAgentTest {
+
+	@LocalServerPort
+	int port;
+
+	Consul consul;
+
+	Api api;
+
+	String service;
+
+	@BeforeEach
+	void setUp() {
+		consul = Consul.on(port);
+		api = Api.on(port);
+		service = Names.service("cns");
+	}
+
+	/**
+	 * Instance ids are unique across the tests' services: Consul names instances by id
+	 * alone.
+	 */
+	String id(String name) {
+		return name + "." + service;
+	}
+
+	String body(String name, String extra) {
+		return """
+				{"ID":"%s","Name":"%s","Address":"10.0.0.1","Port":8080,"Check":{"TTL":"30s"}%s}""".formatted(id(name),
+				service, extra);
+	}
+
+	JsonNode ballast(String name) {
+		return api.get("/v1/services/%s/instances/%s".formatted(service, id(name))).json();
+	}
+
+	@Test
+	void registersWithMetaWeightAsTheTypedWeightAndListsItBack() {
+		Consul.Answer registered = consul.put("/v1/agent/service/register",
+				body("a", ",\"Meta\":{\"weight\":\"50\",\"version\":\"2\"}"));
+
+		assertThat(registered.status()).isEqualTo(200);
+		JsonNode stored = ballast("a");
+		assertThat(stored.get("weight").isInt()).isTrue();
+		assertThat(stored.get("weight").intValue()).isEqualTo(50);
+		assertThat(stored.get("metadata").has("weight")).as("weight is never stored as metadata").isFalse();
+		assertThat(stored.get("metadata").get("version").stringValue()).isEqualTo("2");
+		assertThat(stored.get("leaseTtlSeconds").intValue()).isEqualTo(30);
+		JsonNode listed = consul.get("/v1/health/service/" + service).json().get(0);
+		assertThat(listed.get("Service").get("ID").stringValue()).isEqualTo(id("a"));
+		assertThat(listed.get("Service").get("Service").stringValue()).isEqualTo(service);
+		assertThat(listed.get("Service").get("Port").intValue()).isEqualTo(8080);
+		assertThat(listed.get("Service").get("Meta").get("weight").stringValue()).isEqualTo("50");
+		assertThat(listed.get("Service").get("Meta").get("version").stringValue()).isEqualTo("2");
+		assertThat(listed.get("Checks").get(0).get("CheckID").stringValue()).isEqualTo("service:" + id("a"));
+		assertThat(listed.get("Checks").get(0).get("Status").stringValue()).isEqualTo("passing");
+	}
+
+	@Test
+	void takesWeightsPassingAsTheTypedWeight() {
+		consul.put("/v1/agent/service/register", body("a", ",\"Weights\":{\"Passing\":7,\"Warning\":1}"));
+
+		assertThat(ballast("a").get("weight").intValue()).isEqualTo(7);
+		assertThat(consul.get("/v1/catalog/service/" + service)
+			.json()
+			.get(0)
+			.get("ServiceWeights")
+			.get("Passing")
+			.intValue()).isEqualTo(7);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "\"050\"", "\"1.0\"", "\" 5\"", "\"-1\"", "\"10001\"", "\"abc\"", "\"\"", "\"1e2\"", "5",
+			"null" })
+	void refusesAMetaWeightThatIsNotACanonicalDecimalAndWritesNothing(String weight) {
+		Consul.Answer refused = consul.put("/v1/agent/service/register",
+				body("a", ",\"Meta\":{\"weight\":" + weight + "}"));
+
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.body()).contains("Meta.weight");
+		assertThat(api.get("/v1/services/" + service).status()).isEqualTo(404);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "\"7\"", "7.5", "-1", "10001", "true" })
+	void refusesWeightsPassingThatIsNotAnIntegerInRange(String weight) {
+		Consul.Answer refused = consul.put("/v1/agent/service/register",
+				body("a", ",\"Weights\":{\"Passing\":" + weight + "}"));
+
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.body()).contains("Weights.Passing");
+		assertThat(api.get("/v1/services/" + service).status()).isEqualTo(404);
+	}
+
+	@Test
+	void refusesWeightsAndMetaWeightThatDisagree() {
+		Consul.Answer refused = consul.put("/v1/agent/service/register",
+				body("a", ",\"Weights\":{\"Passing\":5},\"Meta\":{\"weight\":\"6\"}"));
+
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.body()).contains("Weights.Passing").contains("Meta.weight");
+	}
+
+	@Test
+	void refusesChecksBallastCannotRunAndSaysToUseATtlCheck() {
+		String http = """
+				{"ID":"a","Name":"%s","Address":"10.0.0.1","Port":8080,
+				 "Check":{"HTTP":"http://10.0.0.1:8080/health","Interval":"10s"}}""".formatted(service);
+
+		Consul.Answer refused = consul.put("/v1/agent/service/register", http);
+
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.body()).contains("Check.HTTP").contains("TTL");
+		assertThat(api.get("/v1/services/" + service).status()).isEqualTo(404);
+	}
+
+	@Test
+	void refusesARegistrationWithoutACheckOrWithATtlOutsideTheLeaseRange() {
+		String none = "{\"ID\":\"a\",\"Name\":\"%s\",\"Address\":\"10.0.0.1\",\"Port\":8080}".formatted(service);
+		assertThat(consul.put("/v1/agent/service/register", none).body()).contains("TTL check");
+		Consul.Answer shortTtl = consul.put("/v1/agent/service/register", body("a", "").replace("\"30s\"", "\"2s\""));
+		assertThat(shortTtl.status()).isEqualTo(400);
+		assertThat(shortTtl.body()).contains("Check.TTL");
+	}
+
+	@Test
+	void refusesNamesAndIdsOutsideBallastsPatterns() {
+		Consul.Answer upper = consul.put("/v1/agent/service/register",
+				"{\"Name\":\"Web\",\"Port\":80,\"Check\":{\"TTL\":\"10s\"}}");
+		assertThat(upper.status()).isEqualTo(400);
+		assertThat(upper.body()).contains("Name").contains("\"Web\"");
+		Consul.Answer id = consul.put("/v1/agent/service/register", body("a b", ""));
+		assertThat(id.status()).isEqualTo(400);
+		assertThat(id.body()).contains("ID");
+		assertThat(consul.put("/v1/agent/service/deregister/a%20b").status()).isEqualTo(400);
+	}
+
+	@Test
+	void toleratesConsulsNullsExtraFieldsAnyCaseAndAChunkedBody() {
+		String spring = """
+				{"id":"%s","name":"%s","tags":[],"address":"10.0.0.1","meta":{"secure":"false"},"port":8080,
+				 "enableTagOverride":null,"Weights":null,"TaggedAddresses":{"lan":{"Address":"10.0.0.1","Port":8080}},
+				 "Proxy":null,"Connect":null,"Kind":"",
+				 "check":{"ttl":"10s","deregister_critical_service_after":"90m","Name":"ttl","Notes":null,
+				          "Status":"passing","Interval":null,"HTTP":"","Args":[]}}""".formatted(id("a"), service);
+
+		Consul.Answer registered = consul.putChunked("/v1/agent/service/register", spring);
+
+		assertThat(registered.status()).as(registered.body()).isEqualTo(200);
+		assertThat(ballast("a").get("leaseTtlSeconds").intValue()).isEqualTo(10);
+		assertThat(ballast("a").get("weight").intValue()).as("the service's default weight").isEqualTo(100);
+	}
+
+	@Test
+	void refusesTagsRatherThanDroppingThem() {
+		Consul.Answer refused = consul.put("/v1/agent/service/register", body("a", ",\"Tags\":[\"v1\"]"));
+
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.body()).contains("Tags").contains("Meta");
+	}
+
+	@Test
+	void refusesABodyThatIsNotJson() {
+		assertThat(consul.put("/v1/agent/service/register", "{\"Name\":").status()).isEqualTo(400);
+		assertThat(consul.put("/v1/agent/service/register", "[]").status()).isEqualTo(400);
+		assertThat(consul.put("/v1/agent/service/register").status()).isEqualTo(400);
+	}
+
+	@Test
+	void deregistersByIdAndAnswers404ForAnUnknownOne() {
+		consul.put("/v1/agent/service/register", body("a", ""));
+
+		assertThat(consul.put("/v1/agent/service/deregister/" + id("a")).status()).isEqualTo(200);
+		assertThat(api.get("/v1/services/%s/instances/%s".formatted(service, id("a"))).status()).isEqualTo(404);
+		Consul.Answer unknown = consul.put("/v1/agent/service/deregister/" + id("a"));
+		assertThat(unknown.status()).isEqualTo(404);
+		assertThat(unknown.body()).contains("Unknown service ID");
+	}
+
+	@Test
+	void passesTheCheckAsAHeartbeatAlsoWithAnEncodedColon() {
+		consul.put("/v1/agent/service/register", body("a", ""));
+
+		assertThat(consul.put("/v1/agent/check/pass/service:" + id("a")).status()).isEqualTo(200);
+		assertThat(consul.put("/v1/agent/check/pass/service%3A" + id("a") + "?note=ok").status()).isEqualTo(200);
+		assertThat(consul.put("/v1/agent/check/warn/service%3a" + id("a")).status()).isEqualTo(200);
+		assertThat(ballast("a").get("health").stringValue()).isEqualTo("PASSING");
+		Consul.Answer unknown = consul.put("/v1/agent/check/pass/service:nobody-" + service);
+		assertThat(unknown.status()).as("Spring Cloud Consul registers again on a 404").isEqualTo(404);
+		assertThat(consul.put("/v1/agent/check/pass/serfHealth").status()).isEqualTo(404);
+		assertThat(consul.put("/v1/agent/check/update/service:" + id("a")).status()).isEqualTo(404);
+	}
+
+	@Test
+	void aFailingCheckEjectsWithinTheEjectionCapAndAPassBringsItBack() {
+		for (String id : List.of("a", "b", "c", "d", "e")) {
+			consul.put("/v1/agent/service/register", body(id, ""));
+		}
+
+		assertThat(consul.put("/v1/agent/check/fail/service:" + id("a")).status()).isEqualTo(200);
+		assertThat(consul.put("/v1/agent/check/fail/service:" + id("b")).status()).isEqualTo(200);
+
+		// 20% of 500 is 100: a is ejected; b stays routable, critical, held by the cap.
+		assertThat(ballast("a").get("routable").booleanValue()).isFalse();
+		assertThat(ballast("a").get("health").stringValue()).isEqualTo("CRITICAL");
+		assertThat(ballast("b").get("routable").booleanValue()).isTrue();
+		assertThat(ballast("b").get("health").stringValue()).isEqualTo("CRITICAL");
+		Consul.Answer passing = consul.get("/v1/health/service/%s?passing".formatted(service));
+		assertThat(passing.weights()).containsOnlyKeys(id("b"), id("c"), id("d"), id("e"));
+		List<String> statuses = consul.get("/v1/health/checks/" + service)
+			.json()
+			.valueStream()
+			.map(check -> check.get("ServiceID").stringValue() + "=" + check.get("Status").stringValue())
+			.toList();
+		assertThat(statuses).contains(id("a") + "=critical", id("b") + "=critical", id("c") + "=passing");
+
+		consul.put("/v1/agent/check/pass/service:" + id("a"));
+		assertThat(ballast("a").get("routable").booleanValue()).isTrue();
+		assertThat(ballast("a").get("health").stringValue()).isEqualTo("PASSING");
+		assertThat(consul.get("/v1/health/service/" + service).weights()).containsKeys(id("a"), id("b"));
+	}
+
+	@Test
+	void maintenanceIsGuardedAndEndingItNeverUndoesADrain() {
+		for (String id : List.of("a", "b", "c", "d")) {
+			consul.put("/v1/agent/service/register", body(id, ""));
+		}
+
+		assertThat(consul.put("/v1/agent/service/maintenance/" + id("a") + "?enable=true&reason=kernel").status())
+			.isEqualTo(200);
+		assertThat(ballast("a").get("mode").stringValue()).isEqualTo("MAINTENANCE");
+		assertThat(ballast("a").get("modeReason").stringValue()).isEqualTo("kernel");
+		assertThat(consul.get("/v1/health/service/" + service).weights()).doesNotContainKey(id("a"));
+		Consul.Answer refused = consul.put("/v1/agent/service/maintenance/" + id("b") + "?enable=true");
+		assertThat(refused.status()).isEqualTo(409);
+		assertThat(refused.body()).contains("unroutable");
+		assertThat(ballast("b").get("mode").stringValue()).isEqualTo("SERVING");
+		assertThat(consul.put("/v1/agent/service/maintenance/" + id("b")).status()).isEqualTo(400);
+		assertThat(consul.put("/v1/agent/service/maintenance/" + id("b") + "?enable=maybe").status()).isEqualTo(400);
+
+		assertThat(consul.put("/v1/agent/service/maintenance/" + id("a") + "?enable=false").status()).isEqualTo(200);
+		assertThat(ballast("a").get("mode").stringValue()).isIn("WARMING", "SERVING");
+		api.send("POST", "/v1/services/%s/instances/%s/drain".formatted(service, id("b")), "{\"durationSeconds\":1}",
+				null);
+		assertThat(consul.put("/v1/agent/service/maintenance/" + id("b") + "?enable=false").status()).isEqualTo(200);
+		assertThat(ballast("b").get("mode").stringValue()).isIn("DRAINING", "DRAINED");
+	}
+
+	@Test
+	void aRegistrationOfWeightZeroIsGuardedAndNeverListed() {
+		for (String id : List.of("a", "b")) {
+			consul.put("/v1/agent/service/register", body(id, ""));
+		}
+
+		Consul.Answer refused = consul.put("/v1/agent/service/register", body("a", ",\"Meta\":{\"weight\":\"0\"}"));
+		assertThat(refused.status()).isEqualTo(409);
+		assertThat(ballast("a").get("weight").intValue()).isEqualTo(100);
+
+		consul.put("/v1/agent/service/register", body("z", ",\"Meta\":{\"weight\":\"0\"}"));
+		assertThat(ballast("z").get("weight").intValue()).isZero();
+		assertThat(consul.get("/v1/health/service/%s?passing=false".formatted(service)).weights())
+			.containsOnlyKeys(id("a"), id("b"));
+		assertThat(consul.get("/v1/catalog/service/" + service).json().size()).isEqualTo(2);
+	}
+
+	@Test
+	void anIdRegisteredInAnotherServiceIsRefused() {
+		consul.put("/v1/agent/service/register", body("shared", ""));
+		String other = "{\"ID\":\"%s\",\"Name\":\"%s-x\",\"Port\":1,\"Check\":{\"TTL\":\"10s\"}}"
+			.formatted(id("shared"), service);
+
+		Consul.Answer refused = consul.put("/v1/agent/service/register", other);
+
+		assertThat(refused.status()).isEqualTo(409);
+		assertThat(api.get("/v1/services/" + service + "-x").status()).isEqualTo(404);
+	}
+
+}
