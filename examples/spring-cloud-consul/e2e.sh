@@ -74,7 +74,8 @@ declare -A app_pid
 start_app() {
 	local name="$1" app="$2" port="$3" token="$4"
 	shift 4
-	CONSUL_TOKEN="$token" java -jar "$here/$app/target/$app.jar" --server.port="$port" --server.address=127.0.0.1 \
+	# C1 only and a small heap: four JVMs start at once on a small machine.
+	CONSUL_TOKEN="$token" java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx256m -jar "$here/$app/target/$app.jar" --server.port="$port" --server.address=127.0.0.1 \
 		--spring.cloud.consul.port="$ballast_port" "$@" >"$work/$name.app.log" 2>&1 &
 	app_pid[$name]=$!
 	track $!
@@ -89,7 +90,7 @@ started_at="$(now)"
 for spec in "a $a_port 300" "b $b_port 200" "c $c_port 100"; do
 	read -r name port weight <<<"$spec"
 	start_app "$name" backend "$port" "$registrant_token" --spring.cloud.consul.discovery.instance-id="backend-$name" \
-		--spring.cloud.consul.discovery.metadata.weight="$weight"
+		--spring.cloud.consul.discovery.metadata.weight="$weight" --spring.cloud.consul.discovery.hostname=127.0.0.1
 done
 instances() { admin_curl -fsS -m 5 "$api/instances" 2>/dev/null; }
 registered() {
