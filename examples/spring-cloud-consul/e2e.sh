@@ -144,10 +144,10 @@ split_shares="$(shares <<<"$split")"
 echo "   $split: $split_shares"
 
 step "4. drain c over $drain_seconds s under continuous calls"
-# Batches of 20 calls, back to back, each line: the time it ended and its counts.
+# Batches of 10 calls, back to back, each line: the time it ended and its counts.
 (
 	while :; do
-		line="$(curl -sS -m 60 "$frontend/split?calls=20" | counts)" || line="a=0 b=0 c=0 failures=20"
+		line="$(curl -sS -m 60 "$frontend/split?calls=10" | counts)" || line="a=0 b=0 c=0 failures=10"
 		echo "$(now) $line"
 	done
 ) >"$work/drive.log" 2>/dev/null &
@@ -162,21 +162,21 @@ at_zero() { [[ "$(admin_curl -fsS -m 5 "$api/instances/backend-c" | jq .effectiv
 wait_for 60 at_zero || fail "c's effective weight did not reach 0"
 zero_at="$(now)"
 # The load balancer's cache (1 s) and the batch in flight, then calls that must miss c.
-sleep 4
+sleep 8
 quiet_from="$(awk -v z="$zero_at" 'BEGIN { printf "%.3f", z + 2.5 }')"
 c_after="$(awk -v from="$quiet_from" '$1 > from { split($4, kv, "="); c += kv[2] } END { print c + 0 }' "$work/drive.log")"
 calls_after="$(awk -v from="$quiet_from" '$1 > from { for (i = 2; i <= 4; i++) { split($i, kv, "="); n += kv[2] } } END { print n + 0 }' "$work/drive.log")"
 ((calls_after > 0)) || fail "no calls went through the frontend after c's drain"
 ((c_after == 0)) || fail "c still received $c_after of $calls_after calls from 2.5 s after its weight reached 0"
 last_c="$(awk -v from="$drain_began" '$1 > from { split($4, kv, "="); if (kv[2] > 0) last = $1 } END { print last }' "$work/drive.log")"
-last_c_after="$(elapsed "$zero_at" "${last_c:-$zero_at}")"
+last_c_after="$(elapsed "$drain_began" "${last_c:-$drain_began}")"
 # c's share of the calls, second by second from the drain on.
 ramp="$(awk -v from="$drain_began" -v to="$zero_at" '$1 > from && $1 <= to + 1 {
 	s = int($1 - from); split($2, a, "="); split($3, b, "="); split($4, c, "=");
 	total[s] += a[2] + b[2] + c[2]; cs[s] += c[2]; if (s > last) last = s }
-	END { for (i = 0; i <= last; i++) if (total[i] > 0) printf "%s%.0f", (i ? ">" : ""), 100 * cs[i] / total[i] }' "$work/drive.log")"
+	END { for (i = 0; i <= last; i++) if (total[i] > 0) { printf "%s%.0f", sep, 100 * cs[i] / total[i]; sep = ">" } }' "$work/drive.log")"
 echo "   c at effective weight 0 $(elapsed "$drain_began" "$zero_at") s after the drain; c's share by second: [$ramp]%"
-echo "   last call to c $last_c_after s after weight 0; then 0 of $calls_after calls"
+echo "   last call to c $last_c_after s after the drain began; from 2.5 s after weight 0 on, 0 of $calls_after calls"
 
 step "5. SIGTERM to b"
 term_at="$(now)"
@@ -200,6 +200,6 @@ read -r driven driven_failures <<<"$(awk '{ for (i = 2; i <= 5; i++) { split($i,
 ((driven_failures == 0)) || fail "$driven_failures of $driven calls failed during the drain and the SIGTERM: $(grep -v 'failures=0' "$work/drive.log" | head -n 3)"
 
 echo "spring-cloud-consul e2e PASS: split=$split_shares ($split_calls calls, weights 300/200/100, tolerance ±${tolerance} points)" \
-	"drain_c=[${ramp}]% weight0_after=$(elapsed "$drain_began" "$zero_at")s last_call_to_c_after_weight0=${last_c_after}s" \
+	"drain_c=[${ramp}]% weight0_after=$(elapsed "$drain_began" "$zero_at")s last_call_to_c_after=${last_c_after}s c_calls_after_weight0=$c_after/$calls_after" \
 	"sigterm_b_deregistered_after=${deregistered_after}s calls_during_drain_and_sigterm=$driven failures=$driven_failures" \
 	"registered_in=${registered_in}s spring-cloud-consul=5.0.4"
