@@ -17,9 +17,10 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Keeps {@link WriteEndpointsFuzzTest} complete: every write endpoint the application
- * serves (every mapping but GET) is either fuzzed or left out below with its reason, so a
- * write endpoint added without a place in the fuzz test fails the build.
+ * Keeps {@link WriteEndpointsFuzzTest} (and, for the Consul-compatible surface,
+ * {@link dev.ballast.consul.ConsulFuzzTest}) complete: every write endpoint the
+ * application serves (every mapping but GET) is either fuzzed or left out below with its
+ * reason, so a write endpoint added without a place in the fuzz test fails the build.
  */
 @RegistryTest
 class FuzzCoverageTest {
@@ -60,9 +61,11 @@ class FuzzCoverageTest {
 	}
 
 	private static Set<String> fuzzed() {
-		return Arrays.stream(WriteEndpointsFuzzTest.Endpoint.values())
+		Set<String> fuzzed = Arrays.stream(WriteEndpointsFuzzTest.Endpoint.values())
 			.map(endpoint -> normalized(endpoint.method + " " + endpoint.template))
 			.collect(Collectors.toCollection(TreeSet::new));
+		dev.ballast.consul.ConsulFuzzTest.ENDPOINTS.forEach(endpoint -> fuzzed.add(normalized(endpoint)));
+		return fuzzed;
 	}
 
 	/**

@@ -1,0 +1,169 @@
+// The npm `consul` client (2.0.x), unmodified, against Ballast's Consul-compatible API:
+// it registers three instances with TTL checks and Meta.weight, passes their checks,
+// and watches the service with blocking queries (its `watch` helper), while Ballast's
+// own API edits a weight and drains an instance and one check fails and passes again.
+// Every wait is bounded; any failed expectation exits non-zero. The last line is
+// "consul-npm e2e PASS: <figures>".
+//
+// Environment: BALLAST_HOST, BALLAST_PORT, REGISTRANT_TOKEN (registrant for npm-*),
+// READER_TOKEN, OPERATOR_TOKEN (for Ballast's own API).
+"use strict";
+
+const Consul = require("consul");
+
+const host = process.env.BALLAST_HOST || "127.0.0.1";
+const port = Number(process.env.BALLAST_PORT || 8080);
+const base = `http://${host}:${port}`;
+const service = "npm-demo";
+const weights = { a: 300, b: 200, c: 100 };
+const id = (name) => `${name}.${service}`;
+
+// The token travels as Consul's clients send it: X-Consul-Token.
+const registrant = new Consul({ host, port, defaults: { token: process.env.REGISTRANT_TOKEN, timeout: 10000 } });
+const reader = new Consul({ host, port, defaults: { token: process.env.READER_TOKEN, timeout: 10000 } });
+
+const began = Date.now();
+const figures = { passes: 0, changes: 0, watchErrors: 0 };
+let latest = null; // { index, weights: {id: n} }
+
+function fail(message) {
+  console.error(`FAIL: ${message}`);
+  process.exit(1);
+}
+
+function log(message) {
+  console.log(`== [${((Date.now() - began) / 1000).toFixed(1)} s] ${message}`);
+}
+
+async function until(what, predicate, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (latest && predicate(latest.weights)) return Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  fail(`${what} not seen within ${timeoutMs} ms; last seen ${JSON.stringify(latest)}`);
+}
+
+async function ballast(method, path, body) {
+  const response = await fetch(base + path, {
+    method,
+    headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10000),
+  });
+  if (response.status >= 300) fail(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+function record(entries, res) {
+  const index = BigInt(res.headers["x-consul-index"]);
+  const seen = {};
+  for (const entry of entries) {
+    const passing = entry.Service.Weights.Passing;
+    if (!Number.isInteger(passing) || passing < 1) fail(`Weights.Passing ${JSON.stringify(passing)} in ${JSON.stringify(entry)}`);
+    if (entry.Service.Meta.weight !== String(passing)) fail(`Meta.weight ${entry.Service.Meta.weight} != Weights.Passing ${passing}`);
+    if (entry.Checks.length < 1 || entry.Checks[0].CheckID !== `service:${entry.Service.ID}`) fail(`checks ${JSON.stringify(entry.Checks)}`);
+    seen[entry.Service.ID] = passing;
+  }
+  if (latest && index < latest.index) fail(`X-Consul-Index went backwards: ${latest.index} then ${index}`);
+  latest = { index, weights: seen };
+  figures.changes++;
+}
+
+async function main() {
+  const leader = await reader.status.leader();
+  const self = await reader.agent.self();
+  log(`leader ${leader}, datacenter ${self.Config.Datacenter}`);
+
+  for (const [name, weight] of Object.entries(weights)) {
+    await registrant.agent.service.register({
+      id: id(name),
+      name: service,
+      address: "127.0.0.1",
+      port: 9000 + weight,
+      meta: { weight: String(weight), version: "1" },
+      check: { ttl: "10s", deregistercriticalserviceafter: "1m", notes: "passed by watch.js" },
+    });
+  }
+  log("registered a, b, c with Meta.weight 300, 200, 100 and a 10s TTL check each");
+
+  const heartbeat = setInterval(() => {
+    for (const name of Object.keys(weights)) {
+      registrant.agent.check
+        .pass({ id: `service:${id(name)}`, note: "alive" })
+        .then(() => figures.passes++)
+        .catch((err) => {
+          // c is deregistered at the end: its pass may race that.
+          if (!String(err).includes("Unknown check")) fail(`check pass of ${name}: ${err}`);
+        });
+    }
+  }, 3000);
+
+  const watch = reader.watch({
+    method: reader.health.service,
+    options: { service, passing: true, wait: "5s" },
+    backoffFactor: 100,
+    backoffMax: 1000,
+  });
+  watch.on("change", (entries, res) => record(entries, res));
+  watch.on("error", (err) => {
+    figures.watchErrors++;
+    log(`watch error: ${err}`);
+  });
+
+  await until("the three weights", (w) => w[id("a")] === 300 && w[id("b")] === 200 && w[id("c")] === 100, 10000);
+  log(`watch sees ${JSON.stringify(latest.weights)} at index ${latest.index}`);
+
+  let started = Date.now();
+  await ballast("PATCH", `/v1/services/${service}/instances/${id("a")}`, { weight: 50 });
+  const editSeen = (await until("a's weight edit to 50", (w) => w[id("a")] === 50, 10000)) - started;
+  log(`a's weight edit to 50 seen after ${editSeen} ms`);
+
+  const drainSteps = [];
+  const stepWatch = setInterval(() => {
+    const w = latest.weights[id("c")];
+    if (w !== undefined && drainSteps[drainSteps.length - 1] !== w) drainSteps.push(w);
+  }, 10);
+  started = Date.now();
+  await ballast("POST", `/v1/services/${service}/instances/${id("c")}/drain`, { durationSeconds: 4 });
+  const drainSeen = (await until("c drained out of the answers", (w) => !(id("c") in w), 15000)) - started;
+  clearInterval(stepWatch);
+  if (drainSteps.length < 2 || drainSteps.some((w, i) => i > 0 && w > drainSteps[i - 1])) fail(`drain steps ${drainSteps}`);
+  log(`c's drain seen in ${drainSteps.length} steps (${drainSteps.join(" > ")}), gone after ${drainSeen} ms`);
+
+  // a and b serve; a failing check takes b out (the ejection cap allows one), a pass brings it back.
+  started = Date.now();
+  await registrant.agent.check.fail({ id: `service:${id("b")}`, note: "failing on purpose" });
+  const failSeen = (await until("b's failing check", (w) => !(id("b") in w), 10000)) - started;
+  started = Date.now();
+  await registrant.agent.check.pass({ id: `service:${id("b")}` });
+  const passSeen = (await until("b passing again", (w) => w[id("b")] === 200, 10000)) - started;
+  log(`b left the answers ${failSeen} ms after its check failed and came back ${passSeen} ms after it passed`);
+
+  const maintenanceRefusal = await registrant.agent.service
+    .maintenance({ id: id("a"), enable: true, reason: "would leave only b" })
+    .then(() => null)
+    .catch((err) => err);
+  if (!maintenanceRefusal || maintenanceRefusal.response.statusCode !== 409) fail(`maintenance of a was not refused by the guard: ${maintenanceRefusal}`);
+  log(`maintenance of a refused by Ballast's guard: 409 ${String(maintenanceRefusal.message).slice(0, 80)}`);
+
+  clearInterval(heartbeat);
+  for (const name of Object.keys(weights)) {
+    await registrant.agent.service.deregister(id(name));
+  }
+  await until("an empty service", (w) => Object.keys(w).length === 0, 10000);
+  watch.end();
+  if (figures.watchErrors > 0) fail(`${figures.watchErrors} watch errors`);
+  if (figures.passes < 3) fail(`only ${figures.passes} check passes`);
+
+  console.log(
+    `consul-npm e2e PASS: 3 registered, ${figures.passes} TTL passes, ${figures.changes} watch answers, ` +
+      `weight edit seen after ${editSeen} ms, drain seen in ${drainSteps.length} steps and gone after ${drainSeen} ms, ` +
+      `check fail/pass seen after ${failSeen}/${passSeen} ms, guard refused maintenance, ` +
+      `final index ${latest.index}, 0 watch errors, ${((Date.now() - began) / 1000).toFixed(1)} s`,
+  );
+  process.exit(0);
+}
+
+setTimeout(() => fail("watch.js ran over 120 s"), 120000).unref();
+main().catch((err) => fail(err && err.stack ? err.stack : String(err)));
