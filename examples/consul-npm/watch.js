@@ -115,9 +115,9 @@ async function main() {
   log(`watch sees ${JSON.stringify(latest.weights)} at index ${latest.index}`);
 
   let started = Date.now();
-  await ballast("PATCH", `/v1/services/${service}/instances/${id("a")}`, { weight: 50 });
-  const editSeen = (await until("a's weight edit to 50", (w) => w[id("a")] === 50, 10000)) - started;
-  log(`a's weight edit to 50 seen after ${editSeen} ms`);
+  await ballast("PATCH", `/v1/services/${service}/instances/${id("a")}`, { weight: 500 });
+  const editSeen = (await until("a's weight edit to 500", (w) => w[id("a")] === 500, 10000)) - started;
+  log(`a's weight edit to 500 seen after ${editSeen} ms`);
 
   const drainSteps = [];
   const stepWatch = setInterval(() => {
@@ -131,7 +131,7 @@ async function main() {
   if (drainSteps.length < 2 || drainSteps.some((w, i) => i > 0 && w > drainSteps[i - 1])) fail(`drain steps ${drainSteps}`);
   log(`c's drain seen in ${drainSteps.length} steps (${drainSteps.join(" > ")}), gone after ${drainSeen} ms`);
 
-  // a and b serve; a failing check takes b out (the ejection cap allows one), a pass brings it back.
+  // a and b serve; a failing check takes b out (the ejection cap ejects one of two routable), a pass brings it back.
   started = Date.now();
   await registrant.agent.check.fail({ id: `service:${id("b")}`, note: "failing on purpose" });
   const failSeen = (await until("b's failing check", (w) => !(id("b") in w), 10000)) - started;
