@@ -8,7 +8,7 @@ package dev.ballast.instance;
  * @param stale true when it is the node's last known state rather than a fresh read
  * @param <T> what was read
  */
-record Answer<T>(T value, boolean stale) {
+public record Answer<T>(T value, boolean stale) {
 
 	static <T> Answer<T> fresh(T value) {
 		return new Answer<>(value, false);

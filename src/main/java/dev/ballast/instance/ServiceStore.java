@@ -3,7 +3,9 @@ package dev.ballast.instance;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import dev.ballast.weight.Weight;
 import dev.ballast.weight.WeightPolicy;
@@ -103,6 +105,17 @@ class ServiceStore {
 					rs.getLong("unroutable_weight"), rs.getInt("max_unroutable_percent"),
 					WeightPolicy.valueOf(rs.getString("weight_policy")), rs.getObject("release_under_way", Long.class)))
 			.list();
+	}
+
+	/**
+	 * The revision of each named service that is registered, or of every service when
+	 * {@code only} is empty, sorted by name.
+	 */
+	List<Map.Entry<String, Long>> revisions(Set<ServiceName> only) {
+		JdbcClient.StatementSpec query = only.isEmpty() ? jdbc.sql("SELECT name, revision FROM service ORDER BY name")
+				: jdbc.sql("SELECT name, revision FROM service WHERE name IN (:names) ORDER BY name")
+					.param("names", only.stream().map(ServiceName::value).toList());
+		return query.query((rs, row) -> Map.entry(rs.getString("name"), rs.getLong("revision"))).list();
 	}
 
 	ServiceCounts counts(ServiceName name) {

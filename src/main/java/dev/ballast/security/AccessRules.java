@@ -40,6 +40,7 @@ final class AccessRules {
 			rule(READ, "/v1/services/{service}/subscribers", Need.READER),
 			rule(READ, "/v1/services/{service}/releases", Need.READER),
 			rule(READ, "/v1/services/{service}/releases/{id}", Need.READER),
+			rule(READ, "/v1/prometheus/targets", Need.READER),
 			// A balancer confirms what it applied: part of reading a service.
 			rule(Set.of("POST"), "/v1/services/{service}/subscribers/{subscriber}/ack", Need.READER),
 

@@ -132,6 +132,8 @@ class AccessMatrixTest {
 					f -> Call.of("/v1/services/" + f.service() + "/subscribers")),
 			new Endpoint("POST", "/v1/services/{service}/subscribers/{subscriber}/ack", Need.READ,
 					f -> new Call("/v1/services/" + f.service() + "/subscribers/lb-1/ack", "{\"revision\":1}")),
+			new Endpoint("GET", "/v1/prometheus/targets", Need.READ,
+					f -> Call.of("/v1/prometheus/targets?service=" + f.service())),
 			new Endpoint("GET", "/v1/audit", Need.OPERATE, f -> Call.of("/v1/audit?service=" + f.service())),
 			new Endpoint("GET", "/v1/tokens", Need.ADMINISTER, f -> Call.of("/v1/tokens")),
 			new Endpoint("GET", "/v1/tokens/self", Need.READ, f -> Call.of("/v1/tokens/self")),

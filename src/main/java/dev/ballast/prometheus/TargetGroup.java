@@ -1,0 +1,58 @@
+package dev.ballast.prometheus;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+import dev.ballast.instance.InstanceView;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/**
+ * One entry of Prometheus' HTTP service discovery answer: the targets to scrape and the
+ * labels they share. Ballast answers one group per instance, since every instance has
+ * labels of its own.
+ *
+ * @param targets {@code host:port} of the instance (an IPv6 address in brackets)
+ * @param labels the instance's {@code __meta_ballast_*} labels
+ */
+@Schema(name = "PrometheusTargetGroup", requiredProperties = { "targets", "labels" },
+		description = "Scrape targets and their labels, as Prometheus' http_sd_configs reads them")
+record TargetGroup(@Schema(example = "[\"10.0.0.5:8080\"]") List<String> targets, @Schema(example = """
+		{"__meta_ballast_service":"payments","__meta_ballast_id":"10.0.0.5:8080","__meta_ballast_zone":"az-1",\
+		"__meta_ballast_mode":"SERVING","__meta_ballast_weight":"100","__meta_ballast_effective_weight":"100",\
+		"__meta_ballast_health":"PASSING","__meta_ballast_metadata_version":"2.4.1"}""") Map<String, String> labels) {
+
+	static final String PREFIX = "__meta_ballast_";
+
+	/** What Prometheus' label names may not hold (its own sanitizing rule). */
+	private static final Pattern NOT_IN_A_LABEL_NAME = Pattern.compile("[^a-zA-Z0-9_]");
+
+	/**
+	 * The group of one instance. Prometheus label values are strings, so the weights are
+	 * written as their decimal strings here: these labels are for relabelling and
+	 * dashboards, and no balancer reads them.
+	 */
+	static TargetGroup of(InstanceView instance) {
+		Map<String, String> labels = new TreeMap<>();
+		labels.put(PREFIX + "service", instance.service());
+		labels.put(PREFIX + "id", instance.id());
+		if (instance.zone() != null) {
+			labels.put(PREFIX + "zone", instance.zone());
+		}
+		labels.put(PREFIX + "mode", instance.mode().name());
+		labels.put(PREFIX + "weight", Integer.toString(instance.weight().value()));
+		labels.put(PREFIX + "effective_weight", Integer.toString(instance.effectiveWeight().value()));
+		labels.put(PREFIX + "health", instance.health().name());
+		// Keys that differ only in '.', '-' or '/' share a label name; the first in
+		// sorted order keeps it, so the answer does not depend on storage order.
+		new TreeMap<>(instance.metadata()).forEach((key, value) -> labels
+			.putIfAbsent(PREFIX + "metadata_" + NOT_IN_A_LABEL_NAME.matcher(key).replaceAll("_"), value));
+		return new TargetGroup(List.of(target(instance.address(), instance.port())), labels);
+	}
+
+	private static String target(String address, int port) {
+		return (address.indexOf(':') >= 0 ? "[" + address + "]" : address) + ":" + port;
+	}
+
+}
