@@ -1,5 +1,5 @@
 # Shared by the end-to-end scripts of examples/prometheus, examples/spring-cloud-consul and
-# examples/consul-npm: `source examples/e2e-common.sh NAME` makes $work, a fresh temporary directory named
+# examples/consul-npm and examples/console: `source examples/e2e-common.sh NAME` makes $work, a fresh temporary directory named
 # after NAME, and gives them:
 #
 #   need_packages PKG...     installs the Debian packages that are missing (apt-get)
