@@ -2,7 +2,10 @@ package dev.ballast.consul;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import dev.ballast.instance.Health;
 import dev.ballast.instance.InstanceList;
@@ -32,8 +35,8 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 		return routable(state, query).stream().map(instance -> {
 			long index = instance.revision() + 1;
 			return new ConsulShapes.CatalogEntry("", settings.node(), nodeAddress, settings.datacenter(), Map.of(),
-					Map.of(), "", instance.id(), instance.service(), List.of(), instance.address(), weights(instance),
-					meta(instance), instance.port(), false, index, index);
+					Map.of(), "", instance.id(), instance.service(), instance.tags(), instance.address(),
+					weights(instance), meta(instance), instance.port(), false, index, index);
 		}).toList();
 	}
 
@@ -43,17 +46,26 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 	}
 
 	/**
-	 * The instances a consumer may route to. Ballast keeps no tags, so a query for a tag
-	 * matches none.
+	 * The instances a consumer may route to, among those carrying every tag asked for.
 	 */
 	private static List<InstanceView> routable(InstanceList state, ConsulQuery query) {
-		if (query.tag() != null) {
-			return List.of();
-		}
 		return state.instances()
 			.stream()
 			.filter(instance -> instance.routable() && instance.effectiveWeight().value() >= 1)
+			.filter(instance -> carriesAll(instance.tags(), query.tags()))
 			.toList();
+	}
+
+	/**
+	 * Whether {@code tags} hold every one of {@code wanted}, compared without case, as
+	 * Consul's {@code serviceTagsFilter} compares them (both lower-cased).
+	 */
+	static boolean carriesAll(List<String> tags, List<String> wanted) {
+		if (wanted.isEmpty()) {
+			return true;
+		}
+		Set<String> lower = tags.stream().map(tag -> tag.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+		return wanted.stream().allMatch(tag -> lower.contains(tag.toLowerCase(Locale.ROOT)));
 	}
 
 	private ConsulShapes.Node node(InstanceList state) {
@@ -62,7 +74,7 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 
 	private static ConsulShapes.Service service(InstanceView instance) {
 		long index = instance.revision() + 1;
-		return new ConsulShapes.Service(instance.id(), instance.service(), List.of(), instance.address(),
+		return new ConsulShapes.Service(instance.id(), instance.service(), instance.tags(), instance.address(),
 				meta(instance), instance.port(), weights(instance), false, index, index);
 	}
 
@@ -89,7 +101,7 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 		return new ConsulShapes.Check(settings.node(), "service:" + instance.id(),
 				"Service '%s' check".formatted(instance.service()),
 				instance.health() == Health.PASSING ? "passing" : "critical", "", output, instance.id(),
-				instance.service(), List.of(), "ttl", index, index);
+				instance.service(), instance.tags(), "ttl", index, index);
 	}
 
 }

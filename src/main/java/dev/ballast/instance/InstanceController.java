@@ -130,7 +130,7 @@ class InstanceController {
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
 					schema = @Schema(implementation = RegistrationRequest.class),
 					examples = { @ExampleObject(name = "registration",
-							value = "{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":100,\"zone\":\"az-1\",\"metadata\":{\"version\":\"2.4.1\"}}"),
+							value = "{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":100,\"zone\":\"az-1\",\"metadata\":{\"version\":\"2.4.1\"},\"tags\":[\"v2\"]}"),
 							@ExampleObject(name = "refused: string weight",
 									description = "Answered with 422 under the STRICT policy",
 									value = "{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":\"0\"}") })))
@@ -161,8 +161,9 @@ class InstanceController {
 	}
 
 	@PatchMapping(path = "/{id}", consumes = { "application/merge-patch+json", "application/json" })
-	@Operation(operationId = "editInstance", summary = "Edit an instance's weight, zone or metadata",
-			description = "JSON merge patch (RFC 7386): null removes the zone or a metadata key. "
+	@Operation(operationId = "editInstance", summary = "Edit an instance's weight, zone, metadata or tags",
+			description = "JSON merge patch (RFC 7386): null removes the zone, a metadata key or the tags; a list of "
+					+ "tags replaces them all. "
 					+ "With If-Match, the edit applies only if the instance is still at that revision. "
 					+ "A weight of 0 on a routable instance is guarded like a drain (409 when it would make more "
 					+ "than maxUnroutablePercent of the nominal weight unroutable); ?force=true passes the guard.",
