@@ -2,14 +2,12 @@ package dev.ballast.consul;
 
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import dev.ballast.instance.Health;
 import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.InstanceView;
+import dev.ballast.instance.Tags;
 
 /**
  * Ballast's instances in Consul's shapes, translated so that every Consul consumer routes
@@ -52,20 +50,8 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 		return state.instances()
 			.stream()
 			.filter(instance -> instance.routable() && instance.effectiveWeight().value() >= 1)
-			.filter(instance -> carriesAll(instance.tags(), query.tags()))
+			.filter(instance -> Tags.carryAll(instance.tags(), query.tags()))
 			.toList();
-	}
-
-	/**
-	 * Whether {@code tags} hold every one of {@code wanted}, compared without case, as
-	 * Consul's {@code serviceTagsFilter} compares them (both lower-cased).
-	 */
-	static boolean carriesAll(List<String> tags, List<String> wanted) {
-		if (wanted.isEmpty()) {
-			return true;
-		}
-		Set<String> lower = tags.stream().map(tag -> tag.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
-		return wanted.stream().allMatch(tag -> lower.contains(tag.toLowerCase(Locale.ROOT)));
 	}
 
 	private ConsulShapes.Node node(InstanceList state) {

@@ -3,7 +3,10 @@ package dev.ballast.instance;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.function.IntFunction;
+import java.util.stream.Collectors;
 
 import dev.ballast.web.FieldError;
 import dev.ballast.web.InvalidRequestException;
@@ -92,6 +95,21 @@ public record Tags(List<String> values) {
 				true;
 			default -> false;
 		};
+	}
+
+	/**
+	 * Whether {@code tags} hold every one of {@code wanted}, compared without case, as
+	 * Consul 1.x's {@code ?tag=} compares them (both lower-cased): the one tag filter of
+	 * Ballast's list and of the Consul surface.
+	 * @param tags an instance's tags
+	 * @param wanted the tags asked for; none matches every instance
+	 */
+	public static boolean carryAll(List<String> tags, List<String> wanted) {
+		if (wanted.isEmpty()) {
+			return true;
+		}
+		Set<String> lower = tags.stream().map(tag -> tag.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+		return wanted.stream().allMatch(tag -> lower.contains(tag.toLowerCase(Locale.ROOT)));
 	}
 
 }

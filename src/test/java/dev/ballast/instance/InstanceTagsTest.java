@@ -178,4 +178,33 @@ class InstanceTagsTest {
 		assertThat(tags(summary)).containsExactly("A", "b", "v2", "z", "é");
 	}
 
+	@Test
+	void theListFiltersByTagsAllOfWhichMustMatchWithoutCase() {
+		api.put(path("a"),
+				Registration.at("10.0.0.1", 80).tags("v2", "Blue", "traefik.http.routers.a.rule=Host(`a`,`b`)"));
+		api.put(path("b"), Registration.at("10.0.0.2", 80).tags("v2"));
+		api.put(path("c"), Registration.at("10.0.0.3", 80));
+		String list = "/v1/services/%s/instances".formatted(service);
+
+		assertThat(ids(api.get(list))).containsExactly("a", "b", "c");
+		assertThat(ids(api.get(list + "?tag=v2"))).containsExactly("a", "b");
+		assertThat(ids(api.get(list + "?tag=V2&tag=blue"))).containsExactly("a");
+		assertThat(ids(api.get(list + "?tag="
+				+ java.net.URLEncoder.encode("traefik.http.routers.a.rule=Host(`a`,`b`)",
+						java.nio.charset.StandardCharsets.UTF_8))))
+			.as("a tag with a comma is one tag")
+			.containsExactly("a");
+		Api.Reply none = api.get(list + "?tag=v3");
+		assertThat(ids(none)).isEmpty();
+		assertThat(none.json().get("revision").longValue()).as("the service's revision all the same").isEqualTo(3);
+		assertThat(none.header("X-Ballast-Index")).hasValue("3");
+	}
+
+	static List<String> ids(Api.Reply reply) {
+		assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+		List<String> ids = new ArrayList<>();
+		reply.json().get("instances").forEach(instance -> ids.add(instance.get("id").asString()));
+		return ids;
+	}
+
 }
