@@ -134,17 +134,22 @@ class ConsulCatalogController {
 
 	private ResponseEntity<Map<String, List<String>>> listed(Answer<List<InstanceDirectory.Service>> services,
 			boolean anonymous) {
-		ResponseEntity.BodyBuilder answer = ConsulHeaders.indexed(catalogIndex(services),
-				services.stale() && !reachability.reachable());
 		if (anonymous) {
-			return answer.header(ConsulHeaders.FILTERED, "true").body(Map.of());
+			return ConsulHeaders.indexed(catalogIndex(services), services.stale() && !reachability.reachable())
+				.header(ConsulHeaders.FILTERED, "true")
+				.body(Map.of());
 		}
+		// Read after the list: at worst newer than its index, which the next blocking
+		// query then answers at once; never older.
+		Answer<Map<String, List<String>>> tags = directory.tags();
 		Map<String, List<String>> listed = new TreeMap<>();
 		services.value()
 			.stream()
 			.filter(service -> service.instances() > 0)
-			.forEach(service -> listed.put(service.name(), service.tags()));
-		return answer.body(listed);
+			.forEach(service -> listed.put(service.name(), tags.value().getOrDefault(service.name(), List.of())));
+		return ConsulHeaders
+			.indexed(catalogIndex(services), (services.stale() || tags.stale()) && !reachability.reachable())
+			.body(listed);
 	}
 
 	static long catalogIndex(Answer<List<InstanceDirectory.Service>> services) {

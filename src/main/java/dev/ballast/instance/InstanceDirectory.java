@@ -75,15 +75,24 @@ public class InstanceDirectory {
 	}
 
 	/**
-	 * Every registered service, sorted by name, with its revision and its instances'
-	 * tags; stale when it is this node's last known list.
+	 * Every registered service, sorted by name, with its revision; stale when it is this
+	 * node's last known list.
 	 */
 	public Answer<List<Service>> services() {
 		Answer<List<ServiceSummary>> answer = queries.services();
 		return new Answer<>(answer.value()
 			.stream()
-			.map(summary -> new Service(summary.name(), summary.instances(), summary.revision(), summary.tags()))
+			.map(summary -> new Service(summary.name(), summary.instances(), summary.revision()))
 			.toList(), answer.stale());
+	}
+
+	/**
+	 * Every service's tags, the union over its instances, once each, sorted by code point
+	 * (services whose instances carry none are left out); read apart from
+	 * {@link #services()}, whose callers mostly need no tags.
+	 */
+	public Answer<Map<String, List<String>>> tags() {
+		return queries.tags();
 	}
 
 	/**
@@ -97,9 +106,8 @@ public class InstanceDirectory {
 	 * @param name the service
 	 * @param instances how many instances it has
 	 * @param revision its revision
-	 * @param tags every tag its instances carry, once each, sorted
 	 */
-	public record Service(String name, int instances, long revision, List<String> tags) {
+	public record Service(String name, int instances, long revision) {
 	}
 
 }

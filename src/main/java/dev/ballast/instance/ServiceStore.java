@@ -87,8 +87,6 @@ class ServiceStore {
 	/**
 	 * Every service's line. The unroutable weight counts what {@link Instance#heldOut()}
 	 * counts; the release under way is read from the release table in the same snapshot.
-	 * Tags are sorted by code point (the C collation), as Go sorts strings, whatever the
-	 * database's collation.
 	 */
 	List<ServiceSummary> summaries() {
 		return jdbc.sql("""
@@ -98,18 +96,32 @@ class ServiceStore {
 				       coalesce(sum(i.nominal_weight), 0) AS nominal_weight,
 				       coalesce(sum(i.nominal_weight) FILTER (WHERE %s), 0) AS unroutable_weight,
 				       (SELECT r.id FROM release r
-				         WHERE r.service = s.name AND r.state IN ('ACTIVE', 'PAUSED')) AS release_under_way,
-				       ARRAY(SELECT DISTINCT tag COLLATE "C" FROM instance t, unnest(t.tags) AS tag
-				              WHERE t.service = s.name ORDER BY 1) AS tags
+				         WHERE r.service = s.name AND r.state IN ('ACTIVE', 'PAUSED')) AS release_under_way
 				  FROM service s LEFT JOIN instance i ON i.service = s.name
 				 GROUP BY s.name, s.revision, s.max_unroutable_percent, s.weight_policy
 				 ORDER BY s.name""".formatted(HELD_OUT))
 			.query((rs, row) -> new ServiceSummary(rs.getString("name"), rs.getInt("instances"), rs.getInt("routable"),
 					rs.getLong("total_effective_weight"), rs.getLong("revision"), rs.getLong("nominal_weight"),
 					rs.getLong("unroutable_weight"), rs.getInt("max_unroutable_percent"),
-					WeightPolicy.valueOf(rs.getString("weight_policy")), rs.getObject("release_under_way", Long.class),
-					List.of((String[]) rs.getArray("tags").getArray())))
+					WeightPolicy.valueOf(rs.getString("weight_policy")), rs.getObject("release_under_way", Long.class)))
 			.list();
+	}
+
+	/**
+	 * Every tag the instances of each service carry, once each, sorted by code point (the
+	 * C collation, as Go sorts strings, whatever the database's collation); services
+	 * whose instances carry none are left out. A query of its own rather than a column of
+	 * {@link #summaries()}: it reads every tag, which only the Consul catalog asks for.
+	 */
+	Map<String, List<String>> tags() {
+		Map<String, List<String>> tags = new java.util.TreeMap<>();
+		jdbc.sql("""
+				SELECT i.service, array_agg(DISTINCT tag COLLATE "C" ORDER BY tag COLLATE "C") AS tags
+				  FROM instance i, unnest(i.tags) AS tag
+				 GROUP BY i.service""")
+			.query((rs, row) -> tags.put(rs.getString("service"), List.of((String[]) rs.getArray("tags").getArray())))
+			.list();
+		return tags;
 	}
 
 	/**

@@ -1,10 +1,7 @@
 package dev.ballast.instance;
 
-import java.util.List;
-
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ballast.weight.WeightPolicy;
-import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
@@ -21,7 +18,6 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param maxUnroutablePercent the guard's limit
  * @param weightPolicy STRICT or NORMALIZE
  * @param releaseUnderWay id of the active or paused release, if any
- * @param tags every tag its instances carry, once each, sorted
  */
 @Schema(name = "ServiceSummary")
 record ServiceSummary(@Schema(example = "payments") String name, @Schema(minimum = "0") int instances,
@@ -35,8 +31,5 @@ record ServiceSummary(@Schema(example = "payments") String name, @Schema(minimum
 		@Schema(minimum = "0", maximum = "100", example = "25") int maxUnroutablePercent, WeightPolicy weightPolicy,
 		@JsonInclude(JsonInclude.Include.NON_NULL) @Schema(
 				description = "Id of the release (traffic shift) under " + "way, active or paused; absent when none",
-				example = "7") Long releaseUnderWay,
-		@ArraySchema(arraySchema = @Schema(
-				description = "Every tag the service's instances carry, once each, sorted " + "by code point",
-				example = "[\"v1\",\"v2\"]")) List<String> tags) {
+				example = "7") Long releaseUnderWay) {
 }

@@ -120,15 +120,17 @@ class ConsulTagsTest {
 
 	@Test
 	void theCatalogListsEachServicesTagsOnceSorted() {
-		register("a", "[\"v2\",\"b\"]");
-		register("b", "[\"v2\",\"A\"]");
+		register("a", "[\"v2\",\"b\",\"é\"]");
+		register("b", "[\"v2\",\"A\",\"z\"]");
+		register("c", "[]");
 		String bare = Names.service("cnt");
 		consul.put("/v1/agent/service/register", """
 				{"ID":"x.%s","Name":"%s","Port":1,"Check":{"TTL":"60s"}}""".formatted(bare, bare));
 
 		JsonNode services = consul.get("/v1/catalog/services").json();
 
-		assertThat(strings(services.get(service))).containsExactly("A", "b", "v2");
+		// By code point, as Go sorts strings: upper case before lower, é after z.
+		assertThat(strings(services.get(service))).containsExactly("A", "b", "v2", "z", "é");
 		assertThat(services.get(bare).isEmpty()).isTrue();
 	}
 

@@ -162,23 +162,6 @@ class InstanceTagsTest {
 	}
 
 	@Test
-	void theServiceListCarriesTheUnionOfItsInstancesTagsSorted() {
-		api.put(path("a"), Registration.at("10.0.0.1", 80).tags("v2", "b", "é"));
-		api.put(path("b"), Registration.at("10.0.0.2", 80).tags("v2", "A", "z"));
-		api.put(path("c"), Registration.at("10.0.0.3", 80));
-
-		JsonNode summary = api.get("/v1/services")
-			.json()
-			.valueStream()
-			.filter(s -> s.get("name").asString().equals(service))
-			.findFirst()
-			.orElseThrow();
-
-		// By code point, as Go sorts strings: upper case before lower, é after z.
-		assertThat(tags(summary)).containsExactly("A", "b", "v2", "z", "é");
-	}
-
-	@Test
 	void theListFiltersByTagsAllOfWhichMustMatchWithoutCase() {
 		api.put(path("a"),
 				Registration.at("10.0.0.1", 80).tags("v2", "Blue", "traefik.http.routers.a.rule=Host(`a`,`b`)"));
