@@ -116,11 +116,11 @@ class ServiceStore {
 	Map<String, List<String>> tags() {
 		Map<String, List<String>> tags = new java.util.TreeMap<>();
 		jdbc.sql("""
-				SELECT i.service, array_agg(DISTINCT tag COLLATE "C" ORDER BY tag COLLATE "C") AS tags
-				  FROM instance i, unnest(i.tags) AS tag
-				 GROUP BY i.service""")
-			.query((rs, row) -> tags.put(rs.getString("service"), List.of((String[]) rs.getArray("tags").getArray())))
-			.list();
+				SELECT service, array_agg(tag ORDER BY tag) AS tags
+				  FROM (SELECT DISTINCT i.service, tag COLLATE "C" AS tag FROM instance i, unnest(i.tags) AS tag) AS d
+				 GROUP BY service""").query(rs -> {
+			tags.put(rs.getString("service"), List.of((String[]) rs.getArray("tags").getArray()));
+		});
 		return tags;
 	}
 
