@@ -35,6 +35,9 @@ public record Tags(List<String> values) {
 
 	public static final Tags NONE = new Tags(List.of());
 
+	/** Refusals named at most: a body of thousands of bad tags gets a short answer. */
+	private static final int MAX_NAMED = 8;
+
 	public Tags {
 		values = List.copyOf(values);
 	}
@@ -56,7 +59,7 @@ public record Tags(List<String> values) {
 			errors.add(new FieldError(list,
 					"an instance has at most %d tags; got %d".formatted(MAX_TAGS, received.size())));
 		}
-		for (int i = 0; i < received.size() && errors.size() < 8; i++) {
+		for (int i = 0; i < received.size() && errors.size() < MAX_NAMED; i++) {
 			String problem = problem(received.get(i));
 			if (problem != null) {
 				errors.add(new FieldError(tag.apply(i), problem));
