@@ -7,9 +7,10 @@
 #
 # On 127.0.0.1 only, on a free port, it starts Ballast (embedded PostgreSQL, fresh data
 # directory, a bootstrap admin token made for this run), makes a registrant token for
-# npm-* and a reader token, and runs watch.js: three instances registered with TTL checks
-# and Meta.weight, their checks passed every 3 s, the service watched with blocking
-# queries, a weight edit and a drain made through Ballast's own API and seen by the
+# npm-* and a reader token, and runs watch.js: three instances registered with TTL checks,
+# tags and Meta.weight, their checks passed every 3 s, queries filtered by one and by
+# several tags, the catalog's tag list, a watch on a tag seeing a re-tagged instance join,
+# the service watched with blocking queries, a weight edit and a drain made through Ballast's own API and seen by the
 # watch, a check failing and passing again, maintenance refused by the guard.
 #
 # It prints one summary line and exits non-zero when a check fails. Every process it

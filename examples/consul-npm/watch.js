@@ -1,7 +1,9 @@
 // The npm `consul` client (2.0.x), unmodified, against Ballast's Consul-compatible API:
-// it registers three instances with TTL checks and Meta.weight, passes their checks,
-// and watches the service with blocking queries (its `watch` helper), while Ballast's
-// own API edits a weight and drains an instance and one check fails and passes again.
+// it registers three instances with TTL checks, tags and Meta.weight, passes their
+// checks, filters on tags (`tag`, several of them, the catalog's tag list, a watch on a
+// tag that a re-registration adds), and watches the service with blocking queries (its
+// `watch` helper), while Ballast's own API edits a weight and drains an instance and one
+// check fails and passes again.
 // Every wait is bounded; any failed expectation exits non-zero. The last line is
 // "consul-npm e2e PASS: <figures>".
 //
@@ -16,6 +18,9 @@ const port = Number(process.env.BALLAST_PORT || 8080);
 const base = `http://${host}:${port}`;
 const service = "npm-demo";
 const weights = { a: 300, b: 200, c: 100 };
+const tags = { a: ["v2", "blue"], b: ["v2"], c: ["v1"] };
+// What the main watch may see of each instance's tags: b's before and after it is re-tagged.
+const seenTags = Object.fromEntries(Object.entries(tags).map(([name, list]) => [name, [JSON.stringify(list)]]));
 const id = (name) => `${name}.${service}`;
 
 // The token travels as Consul's clients send it: X-Consul-Token.
@@ -23,7 +28,7 @@ const registrant = new Consul({ host, port, defaults: { token: process.env.REGIS
 const reader = new Consul({ host, port, defaults: { token: process.env.READER_TOKEN, timeout: 10000 } });
 
 const began = Date.now();
-const figures = { passes: 0, changes: 0, watchErrors: 0 };
+const figures = { passes: 0, changes: 0, watchErrors: 0, tagQueries: 0 };
 let latest = null; // { index, weights: {id: n} }
 
 function fail(message) {
@@ -60,6 +65,8 @@ function record(entries, res) {
   const seen = {};
   for (const entry of entries) {
     const passing = entry.Service.Weights.Passing;
+    const name = entry.Service.ID.split(".")[0];
+    if (!seenTags[name].includes(JSON.stringify(entry.Service.Tags))) fail(`Tags ${JSON.stringify(entry.Service.Tags)} of ${entry.Service.ID}, registered ${seenTags[name]}`);
     if (!Number.isInteger(passing) || passing < 1) fail(`Weights.Passing ${JSON.stringify(passing)} in ${JSON.stringify(entry)}`);
     if (entry.Service.Meta.weight !== String(passing)) fail(`Meta.weight ${entry.Service.Meta.weight} != Weights.Passing ${passing}`);
     if (entry.Checks.length < 1 || entry.Checks[0].CheckID !== `service:${entry.Service.ID}`) fail(`checks ${JSON.stringify(entry.Checks)}`);
@@ -81,12 +88,14 @@ async function main() {
       name: service,
       address: "127.0.0.1",
       port: 9000 + weight,
+      tags: tags[name],
       meta: { weight: String(weight), version: "1" },
       check: { ttl: "10s", deregistercriticalserviceafter: "1m", notes: "passed by watch.js" },
     });
   }
-  log("registered a, b, c with Meta.weight 300, 200, 100 and a 10s TTL check each");
+  log("registered a, b, c with Meta.weight 300, 200, 100, tags v2+blue, v2, v1 and a 10s TTL check each");
 
+  let started;
   const heartbeat = setInterval(() => {
     for (const name of Object.keys(weights)) {
       registrant.agent.check
@@ -114,7 +123,48 @@ async function main() {
   await until("the three weights", (w) => w[id("a")] === 300 && w[id("b")] === 200 && w[id("c")] === 100, 10000);
   log(`watch sees ${JSON.stringify(latest.weights)} at index ${latest.index}`);
 
-  let started = Date.now();
+  // Tags: the client's `tag` option (an array becomes several tag parameters, which must all match).
+  const ids = (entries) => entries.map((entry) => entry.Service?.ID ?? entry.ServiceID).sort().join(",");
+  const expectIds = async (what, call, expected) => {
+    const got = ids(await call);
+    figures.tagQueries++;
+    if (got !== expected.map(id).join(",")) fail(`${what}: got ${got}, expected ${expected.map(id).join(",")}`);
+  };
+  await expectIds("health tag v2", reader.health.service({ service, tag: "v2" }), ["a", "b"]);
+  await expectIds("health tags v2 and BLUE", reader.health.service({ service, tag: ["v2", "BLUE"] }), ["a"]);
+  await expectIds("catalog tag v1", reader.catalog.service.nodes({ service, tag: "v1" }), ["c"]);
+  await expectIds("health tags v1 and v2", reader.health.service({ service, tag: ["v1", "v2"] }), []);
+  const catalogTags = (await reader.catalog.service.list())[service];
+  figures.tagQueries++;
+  if (JSON.stringify(catalogTags) !== JSON.stringify(["blue", "v1", "v2"])) fail(`catalog services tags ${JSON.stringify(catalogTags)}`);
+
+  // A watch on a tag sees an instance join when a re-registration adds the tag.
+  let blue = null;
+  const blueWatch = reader.watch({
+    method: reader.health.service,
+    options: { service, tag: "blue", wait: "5s" },
+    backoffFactor: 100,
+    backoffMax: 1000,
+  });
+  blueWatch.on("change", (entries) => (blue = ids(entries)));
+  blueWatch.on("error", (err) => fail(`blue watch: ${err}`));
+  const blueDeadline = Date.now() + 10000;
+  while (blue !== id("a") && Date.now() < blueDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  if (blue !== id("a")) fail(`the blue watch saw ${blue}, expected ${id("a")}`);
+  tags.b = ["v2", "blue"];
+  seenTags.b.push(JSON.stringify(tags.b));
+  started = Date.now();
+  await registrant.agent.service.register({
+    id: id("b"), name: service, address: "127.0.0.1", port: 9200, tags: tags.b,
+    meta: { weight: "200", version: "1" }, check: { ttl: "10s" },
+  });
+  while (blue !== [id("a"), id("b")].join(",") && Date.now() < blueDeadline + 10000) await new Promise((resolve) => setTimeout(resolve, 20));
+  if (blue !== [id("a"), id("b")].join(",")) fail(`the blue watch saw ${blue} after b was tagged blue`);
+  const tagSeen = Date.now() - started;
+  blueWatch.end();
+  log(`tag queries answered as Consul would (${figures.tagQueries}); the blue watch saw b join ${tagSeen} ms after its re-registration`);
+
+  started = Date.now();
   await ballast("PATCH", `/v1/services/${service}/instances/${id("a")}`, { weight: 500 });
   const editSeen = (await until("a's weight edit to 500", (w) => w[id("a")] === 500, 10000)) - started;
   log(`a's weight edit to 500 seen after ${editSeen} ms`);
@@ -158,6 +208,7 @@ async function main() {
 
   console.log(
     `consul-npm e2e PASS: 3 registered, ${figures.passes} TTL passes, ${figures.changes} watch answers, ` +
+      `${figures.tagQueries} tag queries, tag watch saw a re-tag after ${tagSeen} ms, ` +
       `weight edit seen after ${editSeen} ms, drain seen in ${drainSteps.length} steps and gone after ${drainSeen} ms, ` +
       `check fail/pass seen after ${failSeen}/${passSeen} ms, guard refused maintenance, ` +
       `final index ${latest.index}, 0 watch errors, ${((Date.now() - began) / 1000).toFixed(1)} s`,

@@ -368,15 +368,16 @@ class WriteEndpointsFuzzTest {
 
 		REGISTER("PUT", "/instances/{second}", Second.INSTANCE, false,
 				Body.of("address", "\"10.0.0.7\"", "port", "8081", "weight", "50", "zone", "\"az-2\"", "metadata",
-						"{\"color\":\"green\",\"v\":\"2\"}", "leaseTtlSeconds", "300")),
+						"{\"color\":\"green\",\"v\":\"2\"}", "tags", "[\"v2\",\"traefik.enable=true\"]",
+						"leaseTtlSeconds", "300")),
 		DEREGISTER("DELETE", "/instances/{second}", Second.INSTANCE, false, null),
 		HEARTBEAT("POST", "/instances/{second}/heartbeat", Second.INSTANCE, false, null),
 		EDIT_SERVICE("PATCH", "", Second.NONE, false,
 				Body.of("weightPolicy", "\"NORMALIZE\"", "defaultWeight", "50", "leaseTtlSeconds", "60",
 						"maxUnroutablePercent", "50", "maxEjectionPercent", "30")),
 		EDIT_INSTANCE("PATCH", "/instances/{second}", Second.INSTANCE, false,
-				Body.of("weight", "50", "zone", "\"az-2\"", "metadata", "{\"color\":\"green\",\"v\":null}", "until",
-						"\"2030-01-01T00:00:00Z\"")),
+				Body.of("weight", "50", "zone", "\"az-2\"", "metadata", "{\"color\":\"green\",\"v\":null}", "tags",
+						"[\"v3\"]", "until", "\"2030-01-01T00:00:00Z\"")),
 		DRAIN("POST", "/instances/{second}/drain", Second.INSTANCE, false,
 				Body.of("durationSeconds", "30", "force", "false")),
 		SERVE("POST", "/instances/{second}/serve", Second.INSTANCE, false, Body.of("warmupSeconds", "0")),
@@ -516,7 +517,7 @@ class WriteEndpointsFuzzTest {
 					Generate.pick(List.of("true", "false", "null", "-0", "0.0", "1e2", "1.5", "\"100\"", "\" 50 \"",
 							"\"\"", "\"\\ud800\"", "\"\\u0000\"", "\"💥 ünïcödé ℝ\"", "\"2030-01-01T00:00:00Z\"",
 							"\"NORMALIZE\"", "\"a\"", "\"blue\"", "{}", "[]", "{\"color\":\"blue\"}", "[10,50,100]",
-							"[\"a\"]")));
+							"[\"a\"]", "[\"a\",\"a\"]", "[\"\\u0007\"]", "[\"\\ud800\"]", "[\"\\u0000\"]")));
 			if (depth == 0) {
 				return scalar;
 			}

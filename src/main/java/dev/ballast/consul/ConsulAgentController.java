@@ -66,7 +66,7 @@ class ConsulAgentController {
 						.formatted(ConsulRegistration.quote(registration.id().value()), holders.getFirst()));
 		}
 		directory.register(registration.service(), registration.id(), registration.address(), registration.port(),
-				registration.weight(), registration.metadata(), registration.leaseTtlSeconds());
+				registration.weight(), registration.metadata(), registration.tags(), registration.leaseTtlSeconds());
 		if (registration.critical()) {
 			reports.fail(registration.service(), registration.id());
 		}

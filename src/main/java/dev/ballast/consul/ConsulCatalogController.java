@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import dev.ballast.database.Reachability;
+import dev.ballast.instance.Answer;
 import dev.ballast.instance.BlockingReads;
 import dev.ballast.instance.InstanceDirectory;
 import dev.ballast.instance.ServiceName;
@@ -82,7 +83,7 @@ class ConsulCatalogController {
 	DeferredResult<ResponseEntity<List<ConsulShapes.HealthEntry>>> health(@PathVariable String service,
 			@RequestParam Map<String, String> params, @RequestHeader(name = SUBSCRIBER, required = false) String named,
 			HttpServletRequest request) {
-		ConsulQuery query = ConsulQuery.of(params, named, settings);
+		ConsulQuery query = ConsulQuery.of(params, request.getParameterValues("tag"), named, settings);
 		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
 		return reads.read(name(service), query, state -> views.health(state, query));
 	}
@@ -91,7 +92,7 @@ class ConsulCatalogController {
 	DeferredResult<ResponseEntity<List<ConsulShapes.CatalogEntry>>> catalog(@PathVariable String service,
 			@RequestParam Map<String, String> params, @RequestHeader(name = SUBSCRIBER, required = false) String named,
 			HttpServletRequest request) {
-		ConsulQuery query = ConsulQuery.of(params, named, settings);
+		ConsulQuery query = ConsulQuery.of(params, request.getParameterValues("tag"), named, settings);
 		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
 		return reads.read(name(service), query, state -> views.catalog(state, query));
 	}
@@ -100,25 +101,26 @@ class ConsulCatalogController {
 	DeferredResult<ResponseEntity<List<ConsulShapes.Check>>> checks(@PathVariable String service,
 			@RequestParam Map<String, String> params, @RequestHeader(name = SUBSCRIBER, required = false) String named,
 			HttpServletRequest request) {
-		ConsulQuery query = ConsulQuery.of(params, named, settings);
+		ConsulQuery query = ConsulQuery.of(params, request.getParameterValues("tag"), named, settings);
 		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
 		return reads.read(name(service), query, views::checks);
 	}
 
 	/**
-	 * Every service with at least one instance, each with its tags (none: Ballast keeps
-	 * no tags). Its index is the sum of every service's revision plus one, which rises
-	 * with every change anywhere (services are never deleted). Without a token the list
-	 * is empty and marked filtered, as Consul answers a token that may read nothing;
-	 * Spring Cloud Consul's health indicator asks so.
+	 * Every service with at least one instance, each with the tags its instances carry
+	 * (once each, sorted; Consul's order is its map's). Its index is the sum of every
+	 * service's revision plus one, which rises with every change anywhere (services are
+	 * never deleted). Without a token the list is empty and marked filtered, as Consul
+	 * answers a token that may read nothing; Spring Cloud Consul's health indicator asks
+	 * so.
 	 */
 	@GetMapping("/v1/catalog/services")
 	DeferredResult<ResponseEntity<Map<String, List<String>>>> services(@RequestParam Map<String, String> params) {
-		ConsulQuery query = ConsulQuery.of(params, null, settings);
+		ConsulQuery query = ConsulQuery.of(params, null, null, settings);
 		boolean anonymous = !scope.authenticated();
 		long timeout = blocking.query(null, query.waitFor(), null).timeoutMillis();
 		DeferredResult<ResponseEntity<Map<String, List<String>>>> result = new DeferredResult<>(timeout);
-		InstanceDirectory.Services now = directory.services();
+		Answer<List<InstanceDirectory.Service>> now = directory.services();
 		long index = catalogIndex(now);
 		if (query.index() == 0 || query.index() < index || (query.index() > index && !now.stale())) {
 			result.setResult(listed(now, anonymous));
@@ -130,22 +132,28 @@ class ConsulCatalogController {
 		return result;
 	}
 
-	private ResponseEntity<Map<String, List<String>>> listed(InstanceDirectory.Services services, boolean anonymous) {
-		ResponseEntity.BodyBuilder answer = ConsulHeaders.indexed(catalogIndex(services),
-				services.stale() && !reachability.reachable());
+	private ResponseEntity<Map<String, List<String>>> listed(Answer<List<InstanceDirectory.Service>> services,
+			boolean anonymous) {
 		if (anonymous) {
-			return answer.header(ConsulHeaders.FILTERED, "true").body(Map.of());
+			return ConsulHeaders.indexed(catalogIndex(services), services.stale() && !reachability.reachable())
+				.header(ConsulHeaders.FILTERED, "true")
+				.body(Map.of());
 		}
+		// Read after the list: at worst newer than its index, which the next blocking
+		// query then answers at once; never older.
+		Answer<Map<String, List<String>>> tags = directory.tags();
 		Map<String, List<String>> listed = new TreeMap<>();
-		services.services()
+		services.value()
 			.stream()
 			.filter(service -> service.instances() > 0)
-			.forEach(service -> listed.put(service.name(), List.of()));
-		return answer.body(listed);
+			.forEach(service -> listed.put(service.name(), tags.value().getOrDefault(service.name(), List.of())));
+		return ConsulHeaders
+			.indexed(catalogIndex(services), (services.stale() || tags.stale()) && !reachability.reachable())
+			.body(listed);
 	}
 
-	static long catalogIndex(InstanceDirectory.Services services) {
-		return services.services().stream().mapToLong(InstanceDirectory.Service::revision).sum() + 1;
+	static long catalogIndex(Answer<List<InstanceDirectory.Service>> services) {
+		return services.value().stream().mapToLong(InstanceDirectory.Service::revision).sum() + 1;
 	}
 
 	private static ServiceName name(String service) {

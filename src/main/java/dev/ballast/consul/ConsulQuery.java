@@ -1,6 +1,7 @@
 package dev.ballast.consul;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -20,14 +21,19 @@ import org.springframework.http.HttpStatus;
  * @param waitFor how long a blocking query may wait, in the form Ballast's blocking reads
  * take ({@code 1500ms}), or null for their default
  * @param passing whether only passing instances were asked for
- * @param tag the tag asked for, or null
+ * @param tags the tags asked for ({@code ?tag=a&tag=b}: an instance must carry all of
+ * them, compared without case, as Consul 1.x compares them); empty for no filter
  * @param subscriber the polling subscriber's name (Ballast's own parameter), or null
  */
-record ConsulQuery(long index, String waitFor, boolean passing, String tag, String subscriber) {
+record ConsulQuery(long index, String waitFor, boolean passing, List<String> tags, String subscriber) {
 
 	private static final Pattern INDEX = Pattern.compile("\\d{1,19}");
 
-	static ConsulQuery of(Map<String, String> params, String subscriberHeader, ConsulSettings settings) {
+	/**
+	 * @param params the query parameters, the first value of each
+	 * @param tags every value of {@code tag}, or null when there is none
+	 */
+	static ConsulQuery of(Map<String, String> params, String[] tags, String subscriberHeader, ConsulSettings settings) {
 		String dc = params.get("dc");
 		if (dc != null && !dc.isEmpty() && !dc.equals(settings.datacenter())) {
 			throw new ConsulRefusal(HttpStatus.BAD_REQUEST,
@@ -39,7 +45,7 @@ record ConsulQuery(long index, String waitFor, boolean passing, String tag, Stri
 		}
 		String subscriber = params.get("subscriber");
 		return new ConsulQuery(index(params.get("index")), wait(params.get("wait")), flag(params, "passing"),
-				params.get("tag"), subscriber != null ? subscriber : subscriberHeader);
+				tags == null ? List.of() : List.of(tags), subscriber != null ? subscriber : subscriberHeader);
 	}
 
 	private static long index(String value) {

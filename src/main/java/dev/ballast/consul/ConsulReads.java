@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import dev.ballast.database.Reachability;
+import dev.ballast.instance.Answer;
 import dev.ballast.instance.BlockingQuery;
 import dev.ballast.instance.BlockingReads;
 import dev.ballast.instance.BlockingWait;
@@ -50,7 +51,7 @@ class ConsulReads {
 				consul.subscriber());
 		String polling = query.subscriber();
 		DeferredResult<ResponseEntity<List<T>>> result = new DeferredResult<>(query.timeoutMillis());
-		Optional<InstanceDirectory.Listed> found = directory.list(name);
+		Optional<Answer<InstanceList>> found = directory.list(name);
 		if (found.isEmpty()) {
 			// Nothing to follow yet: such a query waits out its time and reads again.
 			InstanceList none = new InstanceList(name.value(), 0, List.of());
@@ -59,12 +60,12 @@ class ConsulReads {
 			}
 			else {
 				result.onTimeout(() -> result.setResult(directory.list(name)
-					.map(listed -> answer(listed.list(), listed.stale(), render))
+					.map(listed -> answer(listed.value(), listed.stale(), render))
 					.orElseGet(() -> answer(none, false, render))));
 			}
 			return result;
 		}
-		InstanceList now = found.get().list();
+		InstanceList now = found.get().value();
 		boolean stale = found.get().stale();
 		if (polling != null && after != null && after <= now.revision()) {
 			blocking.acknowledged(name, polling, after);

@@ -10,6 +10,9 @@ import java.util.regex.Pattern;
 
 import dev.ballast.instance.InstanceId;
 import dev.ballast.instance.ServiceName;
+import dev.ballast.instance.Tags;
+import dev.ballast.web.FieldError;
+import dev.ballast.web.InvalidRequestException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -28,11 +31,12 @@ import tools.jackson.databind.JsonNode;
  * @param weight from {@code Weights.Passing} or {@code Meta.weight}; null for the
  * service's default
  * @param metadata {@code Meta} without {@code weight}
+ * @param tags {@code Tags}, by Ballast's one rule for tags
  * @param leaseTtlSeconds the TTL check's {@code TTL}
  * @param critical whether the check was registered with {@code Status: critical}
  */
 record ConsulRegistration(ServiceName service, InstanceId id, String address, int port, Integer weight,
-		Map<String, String> metadata, int leaseTtlSeconds, boolean critical) {
+		Map<String, String> metadata, Tags tags, int leaseTtlSeconds, boolean critical) {
 
 	static final Pattern CANONICAL_WEIGHT = Pattern.compile("0|[1-9][0-9]{0,3}|10000");
 
@@ -57,11 +61,12 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 					"must be a host name or IP address of 1 to 253 characters; got " + quote(address));
 		}
 		int port = port(field(body, "Port"));
-		tags(field(body, "Tags"));
+		Tags tags = tags(field(body, "Tags"));
 		Map<String, String> meta = meta(field(body, "Meta"));
 		Integer weight = weight(field(body, "Weights"), meta.remove("weight"));
 		Check check = check(body, id);
-		return new ConsulRegistration(service, id, address, port, weight, meta, check.ttlSeconds(), check.critical());
+		return new ConsulRegistration(service, id, address, port, weight, meta, tags, check.ttlSeconds(),
+				check.critical());
 	}
 
 	/**
@@ -126,16 +131,30 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 		return port.intValue();
 	}
 
-	private static void tags(JsonNode tags) {
+	/**
+	 * The tags, by the rule Ballast's own registration applies ({@link Tags}), named as
+	 * Consul names fields ({@code Tags[3]}).
+	 */
+	private static Tags tags(JsonNode tags) {
 		if (tags == null) {
-			return;
+			return Tags.NONE;
 		}
 		if (!tags.isArray()) {
 			throw ConsulRefusal.badRequest("Tags", "must be a list of strings; got " + kind(tags));
 		}
-		if (!tags.isEmpty()) {
-			throw ConsulRefusal.badRequest("Tags",
-					"Ballast keeps no tags; put labels in Meta (got " + tags.size() + " tags)");
+		List<String> received = new ArrayList<>();
+		for (JsonNode tag : tags) {
+			if (!tag.isString()) {
+				throw ConsulRefusal.badRequest("Tags[" + received.size() + "]", "must be a string; got " + kind(tag));
+			}
+			received.add(tag.stringValue());
+		}
+		try {
+			return Tags.of(received, "Tags", index -> "Tags[" + index + "]");
+		}
+		catch (InvalidRequestException ex) {
+			FieldError first = ex.errors().getFirst();
+			throw ConsulRefusal.badRequest(first.pointer(), first.detail());
 		}
 	}
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import dev.ballast.instance.Health;
 import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.InstanceView;
+import dev.ballast.instance.Tags;
 
 /**
  * Ballast's instances in Consul's shapes, translated so that every Consul consumer routes
@@ -32,8 +33,8 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 		return routable(state, query).stream().map(instance -> {
 			long index = instance.revision() + 1;
 			return new ConsulShapes.CatalogEntry("", settings.node(), nodeAddress, settings.datacenter(), Map.of(),
-					Map.of(), "", instance.id(), instance.service(), List.of(), instance.address(), weights(instance),
-					meta(instance), instance.port(), false, index, index);
+					Map.of(), "", instance.id(), instance.service(), instance.tags(), instance.address(),
+					weights(instance), meta(instance), instance.port(), false, index, index);
 		}).toList();
 	}
 
@@ -43,16 +44,13 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 	}
 
 	/**
-	 * The instances a consumer may route to. Ballast keeps no tags, so a query for a tag
-	 * matches none.
+	 * The instances a consumer may route to, among those carrying every tag asked for.
 	 */
 	private static List<InstanceView> routable(InstanceList state, ConsulQuery query) {
-		if (query.tag() != null) {
-			return List.of();
-		}
 		return state.instances()
 			.stream()
 			.filter(instance -> instance.routable() && instance.effectiveWeight().value() >= 1)
+			.filter(instance -> Tags.carryAll(instance.tags(), query.tags()))
 			.toList();
 	}
 
@@ -62,7 +60,7 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 
 	private static ConsulShapes.Service service(InstanceView instance) {
 		long index = instance.revision() + 1;
-		return new ConsulShapes.Service(instance.id(), instance.service(), List.of(), instance.address(),
+		return new ConsulShapes.Service(instance.id(), instance.service(), instance.tags(), instance.address(),
 				meta(instance), instance.port(), weights(instance), false, index, index);
 	}
 
@@ -89,7 +87,7 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 		return new ConsulShapes.Check(settings.node(), "service:" + instance.id(),
 				"Service '%s' check".formatted(instance.service()),
 				instance.health() == Health.PASSING ? "passing" : "critical", "", output, instance.id(),
-				instance.service(), List.of(), "ttl", index, index);
+				instance.service(), instance.tags(), "ttl", index, index);
 	}
 
 }

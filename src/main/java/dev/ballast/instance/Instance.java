@@ -26,13 +26,14 @@ import dev.ballast.weight.Weight;
  * @param ejected whether lease expiry made it unroutable (an expired instance may be held
  * routable by the ejection cap)
  * @param metadata free-form labels
+ * @param tags labels in the registrant's order ({@link Tags})
  * @param leaseTtlSeconds how long the lease lasts after each renewal
  * @param lastRenewedAt when the lease was last renewed
  * @param revision the service revision of the last change to this instance
  */
 public record Instance(ServiceName service, InstanceId id, String address, int port, String zone, Weight weight,
 		Weight effectiveWeight, Weight nominalWeight, Mode mode, ModeDetail detail, Health health, boolean ejected,
-		Metadata metadata, int leaseTtlSeconds, Instant lastRenewedAt, long revision) {
+		Metadata metadata, Tags tags, int leaseTtlSeconds, Instant lastRenewedAt, long revision) {
 
 	public Instance {
 		Objects.requireNonNull(service, "service");
@@ -44,6 +45,7 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 		Objects.requireNonNull(mode, "mode");
 		Objects.requireNonNull(health, "health");
 		Objects.requireNonNull(metadata, "metadata");
+		Objects.requireNonNull(tags, "tags");
 		Objects.requireNonNull(lastRenewedAt, "lastRenewedAt");
 		if (ejected && health != Health.CRITICAL) {
 			throw new IllegalArgumentException("only an expired (CRITICAL) instance can be ejected");
@@ -63,23 +65,23 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	 * weight remembers the last positive weight when the registrant sets 0.
 	 */
 	static Instance registered(ServiceName service, InstanceId id, String address, int port, String zone, Weight weight,
-			Metadata metadata, int leaseTtlSeconds, Instant renewedAt, Instance current) {
+			Metadata metadata, Tags tags, int leaseTtlSeconds, Instant renewedAt, Instance current) {
 		if (current == null) {
 			return new Instance(service, id, address, port, zone, weight, weight, weight, Mode.SERVING, null,
-					Health.PASSING, false, metadata, leaseTtlSeconds, renewedAt, 0);
+					Health.PASSING, false, metadata, tags, leaseTtlSeconds, renewedAt, 0);
 		}
 		return new Instance(service, id, address, port, zone, weight,
 				effective(weight, current.mode, false, current.effectiveWeight),
 				NominalWeight.after(current.nominalWeight, weight, true), current.mode, current.detail, Health.PASSING,
-				false, metadata, leaseTtlSeconds, renewedAt, current.revision);
+				false, metadata, tags, leaseTtlSeconds, renewedAt, current.revision);
 	}
 
-	/** This instance after an operator's edit of its zone, weight and metadata. */
-	Instance edited(String newZone, Weight newWeight, Metadata newMetadata) {
+	/** This instance after an operator's edit of its zone, weight, metadata and tags. */
+	Instance edited(String newZone, Weight newWeight, Metadata newMetadata, Tags newTags) {
 		Instance weighted = withWeight(newWeight);
 		return new Instance(service, id, address, port, newZone, newWeight, weighted.effectiveWeight,
-				weighted.nominalWeight, mode, detail, health, ejected, newMetadata, leaseTtlSeconds, lastRenewedAt,
-				revision);
+				weighted.nominalWeight, mode, detail, health, ejected, newMetadata, newTags, leaseTtlSeconds,
+				lastRenewedAt, revision);
 	}
 
 	/** The lease lasts exactly its TTL after the last renewal. */
@@ -98,7 +100,7 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	 */
 	public Instance renewed(Instant at) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, mode, false, effectiveWeight),
-				nominalWeight, mode, detail, Health.PASSING, false, metadata, leaseTtlSeconds, at, revision);
+				nominalWeight, mode, detail, Health.PASSING, false, metadata, tags, leaseTtlSeconds, at, revision);
 	}
 
 	/**
@@ -107,13 +109,13 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	 */
 	public Instance expired(boolean eject) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, mode, eject, effectiveWeight),
-				nominalWeight, mode, detail, Health.CRITICAL, eject, metadata, leaseTtlSeconds, lastRenewedAt,
+				nominalWeight, mode, detail, Health.CRITICAL, eject, metadata, tags, leaseTtlSeconds, lastRenewedAt,
 				revision);
 	}
 
 	public Instance withRevision(long newRevision) {
 		return new Instance(service, id, address, port, zone, weight, effectiveWeight, nominalWeight, mode, detail,
-				health, ejected, metadata, leaseTtlSeconds, lastRenewedAt, newRevision);
+				health, ejected, metadata, tags, leaseTtlSeconds, lastRenewedAt, newRevision);
 	}
 
 	/**
@@ -122,7 +124,8 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	 */
 	public Instance inMode(Mode newMode, Weight rampWeight, ModeDetail newDetail) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, newMode, ejected, rampWeight),
-				nominalWeight, newMode, newDetail, health, ejected, metadata, leaseTtlSeconds, lastRenewedAt, revision);
+				nominalWeight, newMode, newDetail, health, ejected, metadata, tags, leaseTtlSeconds, lastRenewedAt,
+				revision);
 	}
 
 	/**
@@ -144,7 +147,7 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	private Instance weighted(Weight newWeight, Weight newNominal) {
 		return new Instance(service, id, address, port, zone, newWeight,
 				effective(newWeight, mode, ejected, effectiveWeight), newNominal, mode, detail, health, ejected,
-				metadata, leaseTtlSeconds, lastRenewedAt, revision);
+				metadata, tags, leaseTtlSeconds, lastRenewedAt, revision);
 	}
 
 	/**
@@ -162,7 +165,8 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 				&& weight.equals(other.weight) && effectiveWeight.equals(other.effectiveWeight)
 				&& nominalWeight.equals(other.nominalWeight) && mode == other.mode
 				&& Objects.equals(detail, other.detail) && health == other.health && ejected == other.ejected
-				&& metadata.equals(other.metadata) && leaseTtlSeconds == other.leaseTtlSeconds;
+				&& metadata.equals(other.metadata) && tags.equals(other.tags)
+				&& leaseTtlSeconds == other.leaseTtlSeconds;
 	}
 
 }

@@ -6,12 +6,15 @@ import dev.ballast.web.ForceParameter;
 import dev.ballast.web.RequestReader;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.http.HttpHeaders;
@@ -74,6 +77,10 @@ class InstanceController {
 					query: answered as soon as the service's revision is greater than `index`, or after `wait` with the \
 					unchanged state. Clients pass the X-Ballast-Index they received as the next `index`. A named `subscriber` \
 					acknowledges `index` as applied.""")
+	@Parameter(name = "tag", in = ParameterIn.QUERY,
+			description = "Only instances carrying this tag, compared without case; repeat for several, all of which "
+					+ "must match (as Consul's ?tag=). The revision stays the service's",
+			array = @ArraySchema(schema = @Schema(type = "string")))
 	@ApiResponse(responseCode = "200", description = "The instances, sorted by id", headers = {
 			@Header(name = Headers.INDEX, description = "The service revision", schema = @Schema(type = "integer")),
 			@Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
@@ -91,8 +98,12 @@ class InstanceController {
 					description = "How long a blocking query may wait: 30s, 5m, 1500ms (default 60s, at most 300s; "
 							+ "a small random jitter is added)") String wait,
 			@RequestParam(required = false) @Parameter(description = "Name of the polling subscriber: its index "
-					+ "is recorded as the revision it has applied") String subscriber) {
-		return reads.list(ServiceName.of(service), index, wait, subscriber);
+					+ "is recorded as the revision it has applied") String subscriber,
+			@Parameter(hidden = true) HttpServletRequest request) {
+		// Read as sent: Spring would split a tag at its commas (Traefik's tags have
+		// some).
+		String[] tags = request.getParameterValues("tag");
+		return reads.list(ServiceName.of(service), index, wait, subscriber, tags == null ? List.of() : List.of(tags));
 	}
 
 	@GetMapping("/{id}")
@@ -130,7 +141,7 @@ class InstanceController {
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
 					schema = @Schema(implementation = RegistrationRequest.class),
 					examples = { @ExampleObject(name = "registration",
-							value = "{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":100,\"zone\":\"az-1\",\"metadata\":{\"version\":\"2.4.1\"}}"),
+							value = "{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":100,\"zone\":\"az-1\",\"metadata\":{\"version\":\"2.4.1\"},\"tags\":[\"v2\"]}"),
 							@ExampleObject(name = "refused: string weight",
 									description = "Answered with 422 under the STRICT policy",
 									value = "{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":\"0\"}") })))
@@ -161,8 +172,9 @@ class InstanceController {
 	}
 
 	@PatchMapping(path = "/{id}", consumes = { "application/merge-patch+json", "application/json" })
-	@Operation(operationId = "editInstance", summary = "Edit an instance's weight, zone or metadata",
-			description = "JSON merge patch (RFC 7386): null removes the zone or a metadata key. "
+	@Operation(operationId = "editInstance", summary = "Edit an instance's weight, zone, metadata or tags",
+			description = "JSON merge patch (RFC 7386): null removes the zone, a metadata key or the tags; a list of "
+					+ "tags replaces them all. "
 					+ "With If-Match, the edit applies only if the instance is still at that revision. "
 					+ "A weight of 0 on a routable instance is guarded like a drain (409 when it would make more "
 					+ "than maxUnroutablePercent of the nominal weight unroutable); ?force=true passes the guard.",

@@ -36,12 +36,14 @@ public class InstanceDirectory {
 	 * /v1/services/{service}/instances/{id}} does, guard included.
 	 * @param weight the typed weight, or null for the service's default
 	 * @param metadata labels, checked like the REST API's (no key {@code weight})
+	 * @param tags checked already by the entrance ({@link Tags#of}, naming the fields its
+	 * way)
 	 * @return the instance as stored, and whether it is new
 	 */
 	public Registered register(ServiceName service, InstanceId id, String address, int port, Integer weight,
-			Map<String, String> metadata, int leaseTtlSeconds) {
+			Map<String, String> metadata, Tags tags, int leaseTtlSeconds) {
 		Registration registration = registrations.register(service, id, new RegistrationRequest(address, port,
-				weight == null ? null : IntNode.valueOf(weight), null, metadata, leaseTtlSeconds, null));
+				weight == null ? null : IntNode.valueOf(weight), null, metadata, tags.values(), leaseTtlSeconds, null));
 		return new Registered(registration.instance(), registration.created());
 	}
 
@@ -63,10 +65,9 @@ public class InstanceDirectory {
 	 * while it is unreachable, from memory (marked stale); empty for a service that is
 	 * not registered.
 	 */
-	public Optional<Listed> list(ServiceName service) {
+	public Optional<Answer<InstanceList>> list(ServiceName service) {
 		try {
-			Answer<InstanceList> answer = queries.instances(service);
-			return Optional.of(new Listed(answer.value(), answer.stale()));
+			return Optional.of(queries.instances(service));
 		}
 		catch (NotFoundException ex) {
 			return Optional.empty();
@@ -74,15 +75,24 @@ public class InstanceDirectory {
 	}
 
 	/**
-	 * Every registered service with its revision, and whether the list is this node's
-	 * last known one.
+	 * Every registered service, sorted by name, with its revision; stale when it is this
+	 * node's last known list.
 	 */
-	public Services services() {
+	public Answer<List<Service>> services() {
 		Answer<List<ServiceSummary>> answer = queries.services();
-		return new Services(answer.value()
+		return new Answer<>(answer.value()
 			.stream()
 			.map(summary -> new Service(summary.name(), summary.instances(), summary.revision()))
 			.toList(), answer.stale());
+	}
+
+	/**
+	 * Every service's tags, the union over its instances, once each, sorted by code point
+	 * (services whose instances carry none are left out); read apart from
+	 * {@link #services()}, whose callers mostly need no tags.
+	 */
+	public Answer<Map<String, List<String>>> tags() {
+		return queries.tags();
 	}
 
 	/**
@@ -93,25 +103,11 @@ public class InstanceDirectory {
 	}
 
 	/**
-	 * @param list the instances
-	 * @param stale whether it is this node's last known state
-	 */
-	public record Listed(InstanceList list, boolean stale) {
-	}
-
-	/**
 	 * @param name the service
 	 * @param instances how many instances it has
 	 * @param revision its revision
 	 */
 	public record Service(String name, int instances, long revision) {
-	}
-
-	/**
-	 * @param services every registered service, sorted by name
-	 * @param stale whether it is this node's last known list
-	 */
-	public record Services(List<Service> services, boolean stale) {
 	}
 
 }

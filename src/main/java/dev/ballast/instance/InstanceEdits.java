@@ -45,8 +45,8 @@ class InstanceEdits {
 	}
 
 	/**
-	 * Applies a merge patch of {@code weight}, {@code zone} and {@code metadata}. A
-	 * weight of 0 on a routable instance is guarded like a drain.
+	 * Applies a merge patch of {@code weight}, {@code zone}, {@code metadata} and
+	 * {@code tags}. A weight of 0 on a routable instance is guarded like a drain.
 	 * @param ifMatch the {@code If-Match} header, or {@code null}
 	 * @param force whether to pass the unroutable budget
 	 */
@@ -64,6 +64,7 @@ class InstanceEdits {
 		List<String> normalized = new ArrayList<>();
 		Weight weight = weights.read(edit.weight(), "/weight", locked.settings(), id.value(), normalized);
 		Metadata metadata = Metadata.of(edit.metadata(), "/metadata");
+		Tags tags = Tags.of(edit.tags(), "/tags", index -> "/tags/" + index);
 		if (edit.until() != null) {
 			if (!patch.has("weight")) {
 				throw InvalidRequestException.of("/until", "until ends a weight edit; send it with a weight");
@@ -73,7 +74,7 @@ class InstanceEdits {
 			}
 		}
 		Committed committed = locked.changes(Guard.of("setting weight 0 on", force, Guard.FORCE_PARAMETER))
-			.put(current, current.edited(edit.zone(), weight, metadata))
+			.put(current, current.edited(edit.zone(), weight, metadata, tags))
 			.commit();
 		if (patch.has("weight") && !weight.equals(current.weight())) {
 			if (edit.until() != null) {
@@ -122,6 +123,7 @@ class InstanceEdits {
 			node.put("zone", instance.zone());
 		}
 		node.set("metadata", json.valueToTree(instance.metadata().entries()));
+		node.set("tags", json.valueToTree(instance.tags().values()));
 		return node;
 	}
 

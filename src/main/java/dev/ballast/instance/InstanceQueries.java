@@ -55,6 +55,18 @@ public class InstanceQueries {
 		}, lastKnown::summaries);
 	}
 
+	/**
+	 * Every service's tags (the union over its instances, sorted); a service whose
+	 * instances carry none is not in the map.
+	 */
+	Answer<Map<String, List<String>>> tags() {
+		return read(() -> {
+			Map<String, List<String>> read = services.tags();
+			lastKnown.tags(read);
+			return read;
+		}, lastKnown::tags);
+	}
+
 	Answer<ServiceView> service(ServiceName name) {
 		return read(() -> {
 			ServiceView read = ServiceView.of(settings(name), services.counts(name));

@@ -1,5 +1,6 @@
 package dev.ballast.instance;
 
+import java.util.List;
 import java.util.Optional;
 
 import dev.ballast.database.Reachability;
@@ -30,7 +31,13 @@ class InstanceReads {
 		this.reachability = reachability;
 	}
 
-	DeferredResult<ResponseEntity<InstanceList>> list(ServiceName name, String index, String wait, String subscriber) {
+	/**
+	 * @param tags only instances carrying all of these ({@link Tags#carryAll}); the
+	 * revision is the service's, so a blocking query is answered at any change of the
+	 * service, as Consul's tag queries are
+	 */
+	DeferredResult<ResponseEntity<InstanceList>> list(ServiceName name, String index, String wait, String subscriber,
+			List<String> tags) {
 		BlockingQuery query = blocking.query(index, wait, subscriber);
 		Long after = query.after();
 		String polling = query.subscriber();
@@ -44,14 +51,14 @@ class InstanceReads {
 		// once with the real one, as Consul does, rather than wait for nothing. During an
 		// outage it more likely comes from a node that read further: the query waits.
 		if (after == null || after < now.revision() || (after > now.revision() && !answer.stale())) {
-			result.setResult(listed(name, polling, now, answer.stale()));
+			result.setResult(listed(name, polling, now, answer.stale(), tags));
 			return result;
 		}
 		// During an outage the query still waits, on memory: answered at once, stale, a
 		// herd of pollers would ask again at once.
 		blocking.await(new BlockingWait(name, polling, state -> state.revision() > now.revision(),
-				state -> result.setResult(listed(name, polling, state, false)),
-				() -> result.setResult(listed(name, polling, now, !reachability.reachable())), result));
+				state -> result.setResult(listed(name, polling, state, false, tags)),
+				() -> result.setResult(listed(name, polling, now, !reachability.reachable(), tags)), result));
 		return result;
 	}
 
@@ -74,12 +81,14 @@ class InstanceReads {
 		return result;
 	}
 
-	private ResponseEntity<InstanceList> listed(ServiceName name, String subscriber, InstanceList state,
-			boolean stale) {
+	private ResponseEntity<InstanceList> listed(ServiceName name, String subscriber, InstanceList state, boolean stale,
+			List<String> tags) {
 		if (subscriber != null) {
 			blocking.delivered(name, subscriber, state.revision());
 		}
-		return Headers.ok(stale).header(Headers.INDEX, Long.toString(state.revision())).body(state);
+		InstanceList answered = tags.isEmpty() ? state : new InstanceList(state.service(), state.revision(),
+				state.instances().stream().filter(instance -> Tags.carryAll(instance.tags(), tags)).toList());
+		return Headers.ok(stale).header(Headers.INDEX, Long.toString(state.revision())).body(answered);
 	}
 
 	private static ResponseEntity<InstanceView> found(InstanceView instance, boolean stale) {

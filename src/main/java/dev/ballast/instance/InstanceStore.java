@@ -21,7 +21,7 @@ import org.springframework.stereotype.Repository;
 class InstanceStore {
 
 	private static final String COLUMNS = "service, id, address, port, zone, weight, effective_weight, nominal_weight, mode, mode_reason, mode_until, unconfirmed_subscribers, health, ejected, "
-			+ "metadata::text AS metadata, lease_ttl_seconds, last_renewed_at, revision";
+			+ "metadata::text AS metadata, tags, lease_ttl_seconds, last_renewed_at, revision";
 
 	private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
 	};
@@ -117,25 +117,25 @@ class InstanceStore {
 	 */
 	long upsertAtNextRevision(Instance instance) {
 		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
-		return jdbc
-			.sql("""
-					WITH next AS (UPDATE service SET revision = revision + 1, updated_at = now() WHERE name = ?
-					              RETURNING revision)
-					INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
-					                      mode_reason, mode_until, unconfirmed_subscribers, health, ejected,
-					                      metadata, lease_ttl_seconds, last_renewed_at, registered_at, revision)
-					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?::jsonb, ?, ?, ?, (SELECT revision FROM next))
-					ON CONFLICT (service, id) DO UPDATE SET
-					       address = EXCLUDED.address, port = EXCLUDED.port, zone = EXCLUDED.zone,
-					       weight = EXCLUDED.weight, effective_weight = EXCLUDED.effective_weight,
-					       nominal_weight = EXCLUDED.nominal_weight,
-					       mode = EXCLUDED.mode, mode_reason = EXCLUDED.mode_reason, mode_until = EXCLUDED.mode_until,
-					       unconfirmed_subscribers = EXCLUDED.unconfirmed_subscribers,
-					       health = EXCLUDED.health, ejected = EXCLUDED.ejected,
-					       metadata = EXCLUDED.metadata,
-					       lease_ttl_seconds = EXCLUDED.lease_ttl_seconds, last_renewed_at = EXCLUDED.last_renewed_at,
-					       revision = EXCLUDED.revision
-					RETURNING revision""")
+		return jdbc.sql("""
+				WITH next AS (UPDATE service SET revision = revision + 1, updated_at = now() WHERE name = ?
+				              RETURNING revision)
+				INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
+				                      mode_reason, mode_until, unconfirmed_subscribers, health, ejected,
+				                      metadata, tags, lease_ttl_seconds, last_renewed_at, registered_at, revision)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?::jsonb, ?::text[], ?, ?, ?,
+				        (SELECT revision FROM next))
+				ON CONFLICT (service, id) DO UPDATE SET
+				       address = EXCLUDED.address, port = EXCLUDED.port, zone = EXCLUDED.zone,
+				       weight = EXCLUDED.weight, effective_weight = EXCLUDED.effective_weight,
+				       nominal_weight = EXCLUDED.nominal_weight,
+				       mode = EXCLUDED.mode, mode_reason = EXCLUDED.mode_reason, mode_until = EXCLUDED.mode_until,
+				       unconfirmed_subscribers = EXCLUDED.unconfirmed_subscribers,
+				       health = EXCLUDED.health, ejected = EXCLUDED.ejected,
+				       metadata = EXCLUDED.metadata, tags = EXCLUDED.tags,
+				       lease_ttl_seconds = EXCLUDED.lease_ttl_seconds, last_renewed_at = EXCLUDED.last_renewed_at,
+				       revision = EXCLUDED.revision
+				RETURNING revision""")
 			.params(instance.service().value(), instance.service().value(), instance.id().value(), instance.address(),
 					instance.port(), instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
 					instance.nominalWeight().value(), instance.mode().name(),
@@ -146,7 +146,8 @@ class InstanceStore {
 						.map(InstanceStore::textArray)
 						.orElse(null),
 					instance.health().name(), instance.ejected(),
-					json.writeValueAsString(instance.metadata().entries()), instance.leaseTtlSeconds(),
+					json.writeValueAsString(instance.metadata().entries()),
+					instance.tags().values().toArray(String[]::new), instance.leaseTtlSeconds(),
 					Timestamp.from(instance.lastRenewedAt()), Timestamp.from(instance.lastRenewedAt()))
 			.query(Long.class)
 			.single();
@@ -181,7 +182,8 @@ class InstanceStore {
 				Weight.of(rs.getInt("effective_weight")), Weight.of(rs.getInt("nominal_weight")),
 				Mode.valueOf(rs.getString("mode")), detail(rs), Health.valueOf(rs.getString("health")),
 				rs.getBoolean("ejected"), new Metadata(json.readValue(rs.getString("metadata"), STRING_MAP)),
-				rs.getInt("lease_ttl_seconds"), rs.getTimestamp("last_renewed_at").toInstant(), rs.getLong("revision"));
+				new Tags(List.of((String[]) rs.getArray("tags").getArray())), rs.getInt("lease_ttl_seconds"),
+				rs.getTimestamp("last_renewed_at").toInstant(), rs.getLong("revision"));
 	}
 
 	private static ModeDetail detail(ResultSet rs) throws SQLException {

@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ballast.weight.Weight;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
@@ -29,6 +30,12 @@ public record InstanceView(@Schema(example = "payments") String service, @Schema
 		@Schema(description = "Live subscribers that had not confirmed weight 0 when the drain's confirmation "
 				+ "timed out; absent when every one confirmed") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> unconfirmedSubscribers,
 		Health health, @Schema(example = "{\"version\":\"2.4.1\"}") Map<String, String> metadata,
+		@ArraySchema(schema = @Schema(minLength = 1, maxLength = Tags.MAX_LENGTH), maxItems = Tags.MAX_TAGS,
+				uniqueItems = true,
+				arraySchema = @Schema(
+						description = "Labels in the registrant's order, as Consul clients attach them; "
+								+ "only labels: a tag never sets a weight",
+						example = "[\"v2\",\"traefik.enable=true\"]")) List<String> tags,
 		@Schema(minimum = "5", maximum = "300", example = "30") int leaseTtlSeconds, Instant leaseExpiresAt,
 		@Schema(description = "Service revision of the last change to this instance", minimum = "1",
 				example = "42") long revision) {
@@ -39,8 +46,8 @@ public record InstanceView(@Schema(example = "payments") String service, @Schema
 				instance.zone(), instance.weight(), instance.effectiveWeight(), instance.routable(), instance.mode(),
 				detail.map(ModeDetail::reason).orElse(null), detail.map(ModeDetail::until).orElse(null),
 				detail.map(ModeDetail::unconfirmedSubscribers).orElse(List.of()), instance.health(),
-				instance.metadata().entries(), instance.leaseTtlSeconds(), instance.leaseExpiresAt(),
-				instance.revision());
+				instance.metadata().entries(), instance.tags().values(), instance.leaseTtlSeconds(),
+				instance.leaseExpiresAt(), instance.revision());
 	}
 
 }

@@ -21,6 +21,8 @@ class LastKnown {
 
 	private volatile List<ServiceSummary> summaries;
 
+	private volatile Map<String, List<String>> tags;
+
 	LastKnown(LastKnownSettings settings) {
 		int max = settings.maxServices();
 		this.services = new LinkedHashMap<>(16, 0.75f, true) {
@@ -39,6 +41,14 @@ class LastKnown {
 
 	Optional<List<ServiceSummary>> summaries() {
 		return Optional.ofNullable(summaries);
+	}
+
+	void tags(Map<String, List<String>> read) {
+		tags = read;
+	}
+
+	Optional<Map<String, List<String>>> tags() {
+		return Optional.ofNullable(tags);
 	}
 
 	synchronized void service(ServiceView read) {

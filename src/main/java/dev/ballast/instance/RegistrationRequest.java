@@ -1,9 +1,11 @@
 package dev.ballast.instance;
 
+import java.util.List;
 import java.util.Map;
 
 import dev.ballast.web.Expectation;
 import dev.ballast.weight.Weight;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -29,6 +31,12 @@ record RegistrationRequest(
 				description = "Defaults to the service's defaultWeight. Under the STRICT policy only a JSON integer is accepted.") @Expectation(WEIGHT) JsonNode weight,
 		@Schema(example = "az-1") @Pattern(regexp = ZONE_PATTERN, message = ZONE) String zone,
 		@Schema(example = "{\"version\":\"2.4.1\"}") Map<String, String> metadata,
+		@ArraySchema(schema = @Schema(minLength = 1, maxLength = Tags.MAX_LENGTH), maxItems = Tags.MAX_TAGS,
+				arraySchema = @Schema(
+						description = "Labels, kept in this order (default none): at most 32, each 1 to "
+								+ "128 printable characters; a tag sent twice is kept once. Only labels: a tag such as "
+								+ "weight=0 is text and never sets the weight",
+						example = "[\"v2\",\"traefik.enable=true\"]")) List<String> tags,
 		@Schema(minimum = "5", maximum = "300", example = "30",
 				description = "Defaults to the service's leaseTtlSeconds") @Min(value = 5,
 						message = TTL) @Max(value = 300, message = TTL) Integer leaseTtlSeconds,

@@ -39,6 +39,7 @@ class Registrations {
 	@Transactional
 	Registration register(ServiceName service, InstanceId id, RegistrationRequest request) {
 		Metadata metadata = Metadata.of(request.metadata(), "/metadata");
+		Tags tags = Tags.of(request.tags(), "/tags", index -> "/tags/" + index);
 		LockedService locked = path.lockOrCreate(service, id);
 		ServiceSettings settings = locked.settings();
 		List<String> normalized = new ArrayList<>();
@@ -47,7 +48,7 @@ class Registrations {
 		int leaseTtl = request.leaseTtlSeconds() == null ? settings.leaseTtlSeconds() : request.leaseTtlSeconds();
 		Optional<Instance> existing = locked.find(id);
 		Instance candidate = Instance.registered(service, id, request.address(), request.port(), request.zone(), weight,
-				metadata, leaseTtl, clock.instant(), existing.orElse(null));
+				metadata, tags, leaseTtl, clock.instant(), existing.orElse(null));
 		Committed committed = locked.changes(Guard.of("registering weight 0 for", request.force(), Guard.FORCE_FIELD))
 			.put(existing.orElse(null), candidate)
 			.commit();

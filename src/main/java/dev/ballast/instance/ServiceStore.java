@@ -108,6 +108,23 @@ class ServiceStore {
 	}
 
 	/**
+	 * Every tag the instances of each service carry, once each, sorted by code point (the
+	 * C collation, as Go sorts strings, whatever the database's collation); services
+	 * whose instances carry none are left out. A query of its own rather than a column of
+	 * {@link #summaries()}: it reads every tag, which only the Consul catalog asks for.
+	 */
+	Map<String, List<String>> tags() {
+		Map<String, List<String>> tags = new java.util.TreeMap<>();
+		jdbc.sql("""
+				SELECT service, array_agg(tag ORDER BY tag) AS tags
+				  FROM (SELECT DISTINCT i.service, tag COLLATE "C" AS tag FROM instance i, unnest(i.tags) AS tag) AS d
+				 GROUP BY service""").query(rs -> {
+			tags.put(rs.getString("service"), List.of((String[]) rs.getArray("tags").getArray()));
+		});
+		return tags;
+	}
+
+	/**
 	 * The revision of each named service that is registered, or of every service when
 	 * {@code only} is empty, sorted by name.
 	 */

@@ -21,7 +21,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
 record TargetGroup(@Schema(example = "[\"10.0.0.5:8080\"]") List<String> targets, @Schema(example = """
 		{"__meta_ballast_service":"payments","__meta_ballast_id":"10.0.0.5:8080","__meta_ballast_zone":"az-1",\
 		"__meta_ballast_mode":"SERVING","__meta_ballast_weight":"100","__meta_ballast_effective_weight":"100",\
-		"__meta_ballast_health":"PASSING","__meta_ballast_metadata_version":"2.4.1"}""") Map<String, String> labels) {
+		"__meta_ballast_health":"PASSING","__meta_ballast_tags":",v2,canary,",\
+		"__meta_ballast_metadata_version":"2.4.1"}""") Map<String, String> labels) {
 
 	static final String PREFIX = "__meta_ballast_";
 
@@ -30,8 +31,9 @@ record TargetGroup(@Schema(example = "[\"10.0.0.5:8080\"]") List<String> targets
 
 	/**
 	 * The group of one instance. Prometheus label values are strings, so the weights are
-	 * written as their decimal strings here: these labels are for relabelling and
-	 * dashboards, and no balancer reads them.
+	 * written here as the canonical decimals of the typed values at the moment of the
+	 * answer (ARCHITECTURE's second stated exception): for relabelling and dashboards,
+	 * never read back by Ballast and never a weight source for a balancer.
 	 */
 	static TargetGroup of(InstanceView instance) {
 		Map<String, String> labels = new TreeMap<>();
@@ -44,6 +46,10 @@ record TargetGroup(@Schema(example = "[\"10.0.0.5:8080\"]") List<String> targets
 		labels.put(PREFIX + "weight", Integer.toString(instance.weight().value()));
 		labels.put(PREFIX + "effective_weight", Integer.toString(instance.effectiveWeight().value()));
 		labels.put(PREFIX + "health", instance.health().name());
+		// As Prometheus' Consul discovery writes __meta_consul_tags: the separator around
+		// the list too (",," for none), so a relabelling regex such as .*,v2,.* need not
+		// care where a tag sits.
+		labels.put(PREFIX + "tags", "," + String.join(",", instance.tags()) + ",");
 		// Keys that differ only in '.', '-' or '/' share a label name; the first in
 		// sorted order keeps it, so the answer does not depend on storage order.
 		new TreeMap<>(instance.metadata()).forEach((key, value) -> labels

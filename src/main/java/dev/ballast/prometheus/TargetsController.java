@@ -44,6 +44,7 @@ class TargetsController {
 					The routable instances (effectiveWeight > 0) of every service, or of the services named by `service`, \
 					as Prometheus' HTTP service discovery reads them: one group per instance with its `host:port` and its \
 					`__meta_ballast_*` labels (service, id, zone when it has one, mode, weight, effective_weight, health, \
+					tags as Prometheus' Consul discovery writes __meta_consul_tags (`,v2,canary,`, `,,` for none), \
 					and metadata_<key> for each metadata entry, the key's other characters than letters, digits and _ \
 					turned into _). An instance at effective weight 0 (weight 0, drained, in maintenance, ejected after \
 					its lease ran out) is left out. A named service that is not registered adds no target. Sorted by \

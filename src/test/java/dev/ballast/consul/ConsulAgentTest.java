@@ -176,14 +176,6 @@ class ConsulAgentTest {
 	}
 
 	@Test
-	void refusesTagsRatherThanDroppingThem() {
-		Consul.Answer refused = consul.put("/v1/agent/service/register", body("a", ",\"Tags\":[\"v1\"]"));
-
-		assertThat(refused.status()).isEqualTo(400);
-		assertThat(refused.body()).contains("Tags").contains("Meta");
-	}
-
-	@Test
 	void refusesABodyThatIsNotJson() {
 		assertThat(consul.put("/v1/agent/service/register", "{\"Name\":").status()).isEqualTo(400);
 		assertThat(consul.put("/v1/agent/service/register", "[]").status()).isEqualTo(400);

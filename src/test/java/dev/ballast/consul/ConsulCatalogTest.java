@@ -169,7 +169,6 @@ class ConsulCatalogTest {
 			assertThat(answer.status()).as(query).isEqualTo(200);
 			assertThat(answer.weights()).as(query).containsOnlyKeys(id("a"));
 		}
-		assertThat(consul.get(health() + "?tag=v1").json().size()).as("Ballast keeps no tags").isZero();
 		for (String query : List.of("?passing=maybe", "?index=x", "?index=-1", "?wait=5", "?wait=soon", "?dc=eu",
 				"?filter=Service.Port%3D%3D1")) {
 			Consul.Answer refused = consul.get(health() + query);

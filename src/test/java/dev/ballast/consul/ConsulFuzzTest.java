@@ -40,13 +40,13 @@ public class ConsulFuzzTest {
 	/** JSON values that are wrong somewhere, or everywhere. */
 	private static final List<String> VALUES = List.of("null", "true", "0", "-1", "1.5", "1e400", "100.0", "\"\"",
 			"\"0\"", "\"10001\"", "\"050\"", "\" 5\"", "\"NaN\"", "\"x\"", "\"a b\"", "\"UPPER\"", "[]", "[1]",
-			"[\"v1\"]", "{}", "{\"weight\":\"0\"}", "{\"weight\":\"1.0\"}", "{\"Weight\":\"5\"}",
-			"{\"ballast.x\":\"1\"}", "{\"k\":1}", "{\"Passing\":0}", "{\"Passing\":\"5\"}", "{\"Passing\":10001}",
-			"{\"TTL\":\"2s\"}", "{\"TTL\":\"301s\"}", "{\"TTL\":\"1.5s\"}", "{\"TTL\":\"30\"}",
-			"{\"HTTP\":\"http://x\",\"Interval\":\"5s\"}", "{\"TCP\":\"x:1\"}", "{\"Args\":[\"/bin/true\"]}",
-			"{\"TTL\":\"30s\",\"CheckID\":\"other\"}", "{\"TTL\":\"30s\",\"Status\":\"bogus\"}",
-			"{\"TTL\":\"30s\",\"DeregisterCriticalServiceAfter\":\"soon\"}", "\"" + "x".repeat(300) + "\"", "65536",
-			"99999999999999999999");
+			"[\"v1\"]", "[\"v1\",\"v1\"]", "[\"\"]", "[\"\\u0000\"]", "[\"\\u0007x\"]", "[\"\\ud800\"]", "[null]", "{}",
+			"{\"weight\":\"0\"}", "{\"weight\":\"1.0\"}", "{\"Weight\":\"5\"}", "{\"ballast.x\":\"1\"}", "{\"k\":1}",
+			"{\"Passing\":0}", "{\"Passing\":\"5\"}", "{\"Passing\":10001}", "{\"TTL\":\"2s\"}", "{\"TTL\":\"301s\"}",
+			"{\"TTL\":\"1.5s\"}", "{\"TTL\":\"30\"}", "{\"HTTP\":\"http://x\",\"Interval\":\"5s\"}",
+			"{\"TCP\":\"x:1\"}", "{\"Args\":[\"/bin/true\"]}", "{\"TTL\":\"30s\",\"CheckID\":\"other\"}",
+			"{\"TTL\":\"30s\",\"Status\":\"bogus\"}", "{\"TTL\":\"30s\",\"DeregisterCriticalServiceAfter\":\"soon\"}",
+			"\"" + "x".repeat(300) + "\"", "65536", "99999999999999999999");
 
 	private static final List<String> FIELDS = List.of("ID", "Name", "Address", "Port", "Meta", "Weights", "Check",
 			"Checks", "Tags", "id", "NAME", "port", "meta");
@@ -123,6 +123,7 @@ public class ConsulFuzzTest {
 		members.put("Address", "\"10.0.0.9\"");
 		members.put("Port", "8080");
 		members.put("Meta", "{\"v\":\"1\"}");
+		members.put("Tags", "[\"v1\",\"traefik.enable=true\"]");
 		members.put("Check", "{\"TTL\":\"30s\"}");
 		members.putAll(replaced);
 		return members.entrySet()

@@ -64,6 +64,32 @@ class DatabaseConstraintsTest {
 			.hasMessageContaining("metadata");
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "{\"\"}", "{a,a}", "{NULL}", "{\"tab\u0009\"}", "{{a},{b}}" })
+	void refusesTagsTheBorderWouldRefuse(String tags) {
+		insert(1, 80, "{}");
+		assertThatThrownBy(() -> jdbc.sql("UPDATE instance SET tags = ?::text[] WHERE service = ?")
+			.params(tags.replace("\\u0009", "\t"), service)
+			.update()).isInstanceOf(DataIntegrityViolationException.class).hasMessageContaining("instance_tags_valid");
+	}
+
+	@Test
+	void refusesMoreThan32TagsOrATagOver128Characters() {
+		insert(1, 80, "{}");
+		assertThatThrownBy(() -> jdbc
+			.sql("UPDATE instance SET tags = ARRAY(SELECT 't' || n FROM generate_series(1, 33) n) WHERE service = ?")
+			.param(service)
+			.update()).isInstanceOf(DataIntegrityViolationException.class).hasMessageContaining("instance_tags_valid");
+		assertThatThrownBy(() -> jdbc.sql("UPDATE instance SET tags = ARRAY[repeat('x', 129)] WHERE service = ?")
+			.param(service)
+			.update()).isInstanceOf(DataIntegrityViolationException.class).hasMessageContaining("instance_tags_valid");
+		assertThat(jdbc
+			.sql("UPDATE instance SET tags = ARRAY(SELECT repeat('x', 127) || n FROM generate_series(1, 9) n) "
+					+ "|| ARRAY(SELECT repeat('y', 126) || n FROM generate_series(10, 32) n) WHERE service = ?")
+			.param(service)
+			.update()).isEqualTo(1);
+	}
+
 	@Test
 	void refusesAStringWeightInAChangeLogPayload() {
 		assertThatThrownBy(() -> jdbc.sql("""

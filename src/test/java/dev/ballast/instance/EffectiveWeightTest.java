@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EffectiveWeightTest {
 
 	private static final Instance SERVING = Instance.registered(ServiceName.of("s"), InstanceId.of("i"), "h", 80, null,
-			Weight.of(100), new Metadata(Map.of()), 30, Instant.EPOCH, null);
+			Weight.of(100), new Metadata(Map.of()), Tags.NONE, 30, Instant.EPOCH, null);
 
 	@Test
 	void eachModeGivesTheWeightItsRowSays() {

@@ -77,7 +77,7 @@ class LastKnownTest {
 
 	private static InstanceView instance(String service, String id, long revision) {
 		return new InstanceView(service, id, "h", 1, null, Weight.of(10), Weight.of(10), true, Mode.SERVING, null, null,
-				List.of(), Health.PASSING, Map.of(), 30, Instant.EPOCH, revision);
+				List.of(), Health.PASSING, Map.of(), List.of(), 30, Instant.EPOCH, revision);
 	}
 
 }

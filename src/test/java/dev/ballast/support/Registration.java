@@ -48,6 +48,12 @@ public final class Registration {
 		return member("metadata", pairs.stream().collect(Collectors.joining(",", "{", "}")));
 	}
 
+	/** Tags as a list of strings, in the order given; none gives {@code []}. */
+	public Registration tags(String... tags) {
+		return member("tags",
+				java.util.Arrays.stream(tags).map(Registration::string).collect(Collectors.joining(",", "[", "]")));
+	}
+
 	/**
 	 * A member whose value is given as raw JSON, for what the methods above do not write:
 	 * a weight sent as a string, metadata built elsewhere.

@@ -51,7 +51,8 @@ class ServiceFeedTest {
 
 	static InstanceView instance(String id, long revision) {
 		return new InstanceView("s", id, "h", 80, null, Weight.of(100), Weight.of(100), true, Mode.SERVING, null, null,
-				java.util.List.of(), Health.PASSING, java.util.Map.of(), 30, java.time.Instant.EPOCH, revision);
+				java.util.List.of(), Health.PASSING, java.util.Map.of(), java.util.List.of(), 30,
+				java.time.Instant.EPOCH, revision);
 	}
 
 	static Change upsert(String id, long revision) {
