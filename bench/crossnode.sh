@@ -40,6 +40,8 @@ stop_node_b() {
 # node.sh's cleanup stops with node A.
 on_exit() {
 	local rc=$?
+	# errexit would end this handler at the (exit) below, before cleanup stops node A.
+	set +e
 	if [[ -n "${generator_pid:-}" ]]; then
 		kill -TERM "$generator_pid" 2>/dev/null || true
 		wait "$generator_pid" 2>/dev/null || true
