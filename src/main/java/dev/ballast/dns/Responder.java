@@ -123,7 +123,8 @@ final class Responder {
 			return done(negative(query, Rcode.NXDOMAIN), transport, query);
 		}
 		return switch (view.lookup(asked.service())) {
-			case DnsView.Known known -> done(records(query, asked, known.records()), transport, query);
+			case DnsView.Known known ->
+				CompletableFuture.completedFuture(written(query, asked, known.records(), transport));
 			case DnsView.Full full -> done(reply(query, Rcode.SERVFAIL), transport, query);
 			case DnsView.Pending pending -> pending.read()
 				.completeOnTimeout(null, firstAnswerMillis, TimeUnit.MILLISECONDS)
@@ -133,9 +134,38 @@ final class Responder {
 
 	private byte[] afterFirstRead(Message query, Asked asked, Transport transport) {
 		if (view.lookup(asked.service()) instanceof DnsView.Known known) {
-			return write(records(query, asked, known.records()), transport, query);
+			return written(query, asked, known.records(), transport);
 		}
 		return write(reply(query, Rcode.SERVFAIL), transport, query);
+	}
+
+	/**
+	 * The answer from a service's records: written once per way of asking and revision,
+	 * then copied with the query's id.
+	 */
+	private byte[] written(Message query, Asked asked, ServiceRecords records, Transport transport) {
+		if (records == null || asked.kind() != Asked.Kind.SERVICE) {
+			return write(records(query, asked, records), transport, query);
+		}
+		Record question = query.getQuestion();
+		ServiceRecords.Asking asking = new ServiceRecords.Asking(question.getName().toString(), question.getType(),
+				question.getDClass(), query.getHeader().getFlag(Flags.RD), query.getOPT() != null,
+				limit(query, transport));
+		ServiceRecords.Written kept = records.written().get(asking);
+		if (kept == null) {
+			Message reply = records(query, asked, records);
+			byte[] wire = write(reply, transport, query);
+			if (records.written().size() < ServiceRecords.MAX_WRITTEN) {
+				records.written().putIfAbsent(asking, new ServiceRecords.Written(wire.clone(), reply.getRcode()));
+			}
+			return wire;
+		}
+		byte[] wire = kept.wire().clone();
+		int id = query.getHeader().getID();
+		wire[0] = (byte) (id >> 8);
+		wire[1] = (byte) id;
+		count(typeTag(question.getType()), Rcode.string(kept.rcode()), transport);
+		return wire;
 	}
 
 	private Message records(Message query, Asked asked, ServiceRecords records) {
@@ -223,15 +253,18 @@ final class Responder {
 	}
 
 	private byte[] write(Message reply, Transport transport, Message query) {
-		int limit = MAX_TCP;
-		if (transport == Transport.UDP) {
-			OPTRecord opt = query.getOPT();
-			limit = opt == null ? CLASSIC_UDP : Math.clamp(opt.getPayloadSize(), CLASSIC_UDP, MAX_UDP);
-		}
-		byte[] wire = reply.toWire(limit);
+		byte[] wire = reply.toWire(limit(query, transport));
 		Record question = query.getQuestion();
 		count(question == null ? "NONE" : typeTag(question.getType()), Rcode.string(reply.getRcode()), transport);
 		return wire;
+	}
+
+	private static int limit(Message query, Transport transport) {
+		if (transport == Transport.TCP) {
+			return MAX_TCP;
+		}
+		OPTRecord opt = query.getOPT();
+		return opt == null ? CLASSIC_UDP : Math.clamp(opt.getPayloadSize(), CLASSIC_UDP, MAX_UDP);
 	}
 
 	private CompletableFuture<byte[]> formatError(byte[] packet, Transport transport) {

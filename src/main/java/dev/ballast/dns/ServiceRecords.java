@@ -35,11 +35,40 @@ import org.xbill.DNS.TextParseException;
  * next for HAProxy to keep the instance in the same slot. The target of an instance
  * registered with a host name is that host name, resolved by the client's own DNS.
  *
+ * <p>
+ * It also keeps the answers written from it: most queries ask the same question again and
+ * again (HAProxy every second), and the bytes of an answer depend only on these records
+ * and on how the question was asked, save the id.
+ *
  * @param revision the service revision the records are current at
  * @param listed the instances with an SRV record, sorted by id
  * @param byLabel the listed instances with an address, by label
+ * @param written answers written from these records, by how the question was asked
  */
-record ServiceRecords(long revision, List<Entry> listed, Map<String, Entry> byLabel) {
+record ServiceRecords(long revision, List<Entry> listed, Map<String, Entry> byLabel, Map<Asking, Written> written) {
+
+	/** Answers kept per revision at most: the forms of a name times types and sizes. */
+	static final int MAX_WRITTEN = 64;
+
+	/**
+	 * Everything of a query its answer's bytes depend on, but the id.
+	 *
+	 * @param name the name as asked, case included
+	 * @param type the type asked for
+	 * @param dclass the class asked for
+	 * @param recursion whether the query asked for recursion (echoed)
+	 * @param edns whether it carried an OPT record
+	 * @param limit the largest answer the transport takes
+	 */
+	record Asking(String name, int type, int dclass, boolean recursion, boolean edns, int limit) {
+	}
+
+	/**
+	 * @param wire the answer, with the id of the query it was first written for
+	 * @param rcode its answer code
+	 */
+	record Written(byte[] wire, int rcode) {
+	}
 
 	/**
 	 * @param target the SRV target
@@ -83,7 +112,8 @@ record ServiceRecords(long revision, List<Entry> listed, Map<String, Entry> byLa
 					.ifPresent(host -> listed.add(new Entry(host, instance.port(), weight, null)));
 			}
 		}
-		return new ServiceRecords(list.revision(), List.copyOf(listed), Map.copyOf(byLabel));
+		return new ServiceRecords(list.revision(), List.copyOf(listed), Map.copyOf(byLabel),
+				new java.util.concurrent.ConcurrentHashMap<>());
 	}
 
 	private static boolean drainingAtZero(InstanceView instance) {

@@ -44,11 +44,11 @@ record DnsClient(int port) {
 	}
 
 	Message udp(String name, int type) {
-		return parse(udp(query(name, type, 4096).toWire()).orElseThrow());
+		return udp(query(name, type, 4096));
 	}
 
 	Message udp(Message query) {
-		return parse(udp(query.toWire()).orElseThrow());
+		return answering(query, parse(udp(query.toWire()).orElseThrow()));
 	}
 
 	/** The raw answer to a raw packet, or empty when none came within the timeout. */
@@ -71,7 +71,16 @@ record DnsClient(int port) {
 	}
 
 	Message tcp(Message query) {
-		return parse(tcp(query.toWire()).orElseThrow());
+		return answering(query, parse(tcp(query.toWire()).orElseThrow()));
+	}
+
+	/** The answer, once checked to be one to {@code query}: its id and its question. */
+	private static Message answering(Message query, Message answer) {
+		if (answer.getHeader().getID() != query.getHeader().getID()
+				|| !query.getQuestion().getName().toString().equals(answer.getQuestion().getName().toString())) {
+			throw new AssertionError("answer %s does not answer query %s".formatted(answer, query));
+		}
+		return answer;
 	}
 
 	/**
