@@ -126,7 +126,10 @@ final class Responder {
 			case DnsView.Known known ->
 				CompletableFuture.completedFuture(written(query, asked, known.records(), transport));
 			case DnsView.Full full -> done(reply(query, Rcode.SERVFAIL), transport, query);
+			// A copy times out, not the read itself: that one completes only when the
+			// service was read, and every other query waits on it too.
 			case DnsView.Pending pending -> pending.read()
+				.copy()
 				.completeOnTimeout(null, firstAnswerMillis, TimeUnit.MILLISECONDS)
 				.thenApply(read -> afterFirstRead(query, asked, transport));
 		};
