@@ -118,7 +118,7 @@ public class WatchLatency {
 
 	private static void register(WatchOptions options, HttpClient http) throws IOException, InterruptedException {
 		for (int k = 0; k < options.instances(); k++) {
-			URI uri = URI.create(options.url() + "/v1/services/" + options.service() + "/instances/i-" + k);
+			URI uri = URI.create(options.writeUrl() + "/v1/services/" + options.service() + "/instances/i-" + k);
 			// The longest lease the node accepts: no lease may lapse during the run, since
 			// that would be a change (and an event) the writer did not make.
 			String body = "{\"address\":\"10.0.0.%d\",\"port\":8080,\"weight\":10000,\"leaseTtlSeconds\":300}"
@@ -219,7 +219,7 @@ public class WatchLatency {
 			// PATCH is a real change, a new revision and one event, even when two PATCHes of
 			// one instance overtake each other.
 			int weight = 1 + (j / options.instances()) % 9999;
-			URI uri = URI.create(options.url() + "/v1/services/" + options.service() + "/instances/i-" + k);
+			URI uri = URI.create(options.writeUrl() + "/v1/services/" + options.service() + "/instances/i-" + k);
 			HttpRequest request = HttpRequest.newBuilder(uri)
 				.timeout(Duration.ofSeconds(10))
 				.header("Content-Type", "application/json")
@@ -261,7 +261,7 @@ public class WatchLatency {
 
 	private static void renewLeases(WatchOptions options, HttpClient http) {
 		for (int k = 0; k < options.instances(); k++) {
-			URI uri = URI.create(options.url() + "/v1/services/" + options.service() + "/instances/i-" + k + "/heartbeat");
+			URI uri = URI.create(options.writeUrl() + "/v1/services/" + options.service() + "/instances/i-" + k + "/heartbeat");
 			try {
 				http.send(HttpRequest.newBuilder(uri)
 					.timeout(Duration.ofSeconds(10))

@@ -105,6 +105,9 @@ final class WatchReport {
 		StringBuilder out = new StringBuilder();
 		out.append("\n==== Ballast watch fan-out benchmark ====\n");
 		line(out, "target", options.url() + "/v1/services/" + options.service() + "/watch");
+		if (!options.writeUrl().equals(options.url())) {
+			line(out, "writes to", options.writeUrl() + " (another node: cross-node delivery)");
+		}
 		line(out, "watchers opened", "%d of %d (%d failed: %s)".formatted(opened, options.watchers(),
 				client.failed.get(), client.failureKinds.isEmpty() ? "none" : client.failureKinds));
 		line(out, "still open at end", "%d".formatted(open.stream().filter(w -> !w.closed).count()));

@@ -2,7 +2,8 @@
 # Heartbeat benchmark (issue 3): registers 100,000 instances, drives heartbeats at them
 # on loopback for 30 s with wrk, and prints heartbeats/s, latency percentiles and the
 # server's heap after the load. The server runs with -Xmx512m, so finishing at all shows
-# that 100k instances fit in 512 MB of heap.
+# that 100k instances fit in 512 MB of heap, then the failed lease flushes and outage
+# extensions (both must be 0).
 #
 #   ./mvnw -DskipTests package && bench/heartbeats.sh
 #
@@ -69,3 +70,9 @@ bench_curl -sf "$BASE/v1/services" | python3 -c '
 import json, sys
 services = json.load(sys.stdin)
 print("registered instances: %d, routable: %d" % (sum(s["instances"] for s in services), sum(s["routable"] for s in services)))'
+# The lease writes' health under this load: a failed flush or an outage extension while
+# PostgreSQL was up is a bug (issue 13), whatever the rate.
+bench_curl -sf "$BASE/actuator/prometheus" | awk '
+  /^ballast_lease_flush_failures_total/ {failures = $NF}
+  /^ballast_lease_extensions_total/ {extensions = $NF}
+  END {printf "lease flush failures: %d, outage extensions: %d\n", failures, extensions}'

@@ -50,6 +50,9 @@ public class Reachability implements SmartLifecycle {
 
 	private volatile Instant lostAt;
 
+	/** When the last outage this node saw ended; null if it saw none. */
+	private volatile Instant restoredAt;
+
 	private volatile boolean running;
 
 	private Thread thread;
@@ -73,6 +76,20 @@ public class Reachability implements SmartLifecycle {
 	/** Whether the last probe reached the database. */
 	public boolean reachable() {
 		return lostAt == null;
+	}
+
+	/**
+	 * Whether no outage this node saw touched the time since {@code since}: an outage
+	 * shorter than the probe interval can go unseen, but then every write in it failed
+	 * and was retried, as writes in a seen one are.
+	 */
+	public boolean reachableSince(Instant since) {
+		// lostAt first: restored() sets restoredAt before it clears lostAt.
+		if (lostAt != null) {
+			return false;
+		}
+		Instant restored = restoredAt;
+		return restored == null || restored.isBefore(since);
 	}
 
 	/**
@@ -165,6 +182,7 @@ public class Reachability implements SmartLifecycle {
 	private void restored() {
 		Duration outage = Duration.between(lostAt, clock.instant());
 		discardPooledConnections();
+		restoredAt = clock.instant();
 		lostAt = null;
 		gates.forEach(GatedDataSource::open);
 		log.info("The database answers again after {}", outage);

@@ -12,7 +12,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param sweepInterval how often expired leases are looked for; each sweep scans the
  * instance table (about 0.1 s of database time per 100,000 instances measured here), so
  * it runs less often than the flush
- * @param pauseTolerance a sweep gap beyond the interval plus this is an outage
+ * @param pauseTolerance a sweep gap beyond the interval plus this is an outage, unless
+ * this node kept watching all along ({@link Vigil}); a wake-up of this node later than
+ * this is a pause
  * @param removeAfter how long an ejected instance stays listed after its lease ran out;
  * {@code null} means three times its TTL
  * @param scheduled whether this node runs the flush and sweep timers (tests drive them)

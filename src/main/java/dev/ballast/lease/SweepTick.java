@@ -2,6 +2,7 @@ package dev.ballast.lease;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,12 +15,13 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The sweep's first step: records its tick and, after a gap the registry was not watching
- * ({@link SweepGap}), extends every lease by it. It commits in a transaction of its own,
- * called while the sweep's transaction holds the sweep lock and nothing else: the
- * extension locks instance rows, and writers lock a service row before its instances, so
- * an extension still holding its rows while the sweep waits for a service row would
- * deadlock with a writer of that service. The tick and the extension commit together, so
- * a sweep that fails afterwards is never followed by a second extension for the same gap.
+ * ({@link SweepGap}; a late tick of a node that kept its {@link Vigil} is no gap),
+ * extends every lease by it. It commits in a transaction of its own, called while the
+ * sweep's transaction holds the sweep lock and nothing else: the extension locks instance
+ * rows, and writers lock a service row before its instances, so an extension still
+ * holding its rows while the sweep waits for a service row would deadlock with a writer
+ * of that service. The tick and the extension commit together, so a sweep that fails
+ * afterwards is never followed by a second extension for the same gap.
  */
 @Component
 class SweepTick {
@@ -30,11 +32,14 @@ class SweepTick {
 
 	private final LeaseSettings settings;
 
+	private final Vigil vigil;
+
 	private final Counter extensions;
 
-	SweepTick(LeaseStore store, LeaseSettings settings, MeterRegistry meters) {
+	SweepTick(LeaseStore store, LeaseSettings settings, Vigil vigil, MeterRegistry meters) {
 		this.store = store;
 		this.settings = settings;
+		this.vigil = vigil;
 		this.extensions = Counter.builder("ballast.lease.extensions")
 			.description("Sweeps that extended every lease because the registry was not watching")
 			.register(meters);
@@ -45,8 +50,13 @@ class SweepTick {
 	 */
 	@Transactional(propagation = Propagation.REQUIRES_NEW, timeout = 30)
 	Duration record(Instant now) {
-		Duration outage = SweepGap.outage(store.tick(now).orElse(null), now, settings.sweepInterval(),
-				settings.pauseTolerance());
+		// PostgreSQL keeps microseconds: the tick read back must equal the one kept here.
+		Instant tick = now.truncatedTo(ChronoUnit.MICROS);
+		Instant previous = store.tick(tick).orElse(null);
+		boolean watched = vigil.keptSince(previous, tick);
+		vigil.ticked(tick);
+		Duration outage = watched ? Duration.ZERO
+				: SweepGap.outage(previous, tick, settings.sweepInterval(), settings.pauseTolerance());
 		if (!outage.isZero()) {
 			int extended = store.extendLeases(outage);
 			extensions.increment();

@@ -3,6 +3,9 @@ package dev.ballast.watch;
 import org.apache.catalina.connector.Connector;
 
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.context.annotation.Bean;
 import org.springframework.stereotype.Component;
 
 /**
@@ -13,7 +16,8 @@ import org.springframework.stereotype.Component;
  * event a few hundred bytes), so smaller buffers cost nothing but a few more socket calls
  * for the rare large body, while each stream holds about a fifth less. (The response
  * header buffer is sized in {@code application.yml},
- * {@code server.tomcat.max-http-response-header-size}.)
+ * {@code server.tomcat.max-http-response-header-size}; the response's own buffers by
+ * {@link StreamProtocol}.)
  */
 @Component
 class StreamBuffers implements TomcatConnectorCustomizer {
@@ -24,6 +28,11 @@ class StreamBuffers implements TomcatConnectorCustomizer {
 	 * which adds it to the header limit.
 	 */
 	static final int SOCKET_BUFFER = 2048;
+
+	@Bean
+	static WebServerFactoryCustomizer<TomcatServletWebServerFactory> useStreamProtocol() {
+		return factory -> factory.setProtocol(StreamProtocol.class.getName());
+	}
 
 	@Override
 	public void customize(Connector connector) {

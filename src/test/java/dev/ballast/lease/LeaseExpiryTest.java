@@ -1,5 +1,6 @@
 package dev.ballast.lease;
 
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -15,6 +16,7 @@ import dev.ballast.support.MutableClock;
 import dev.ballast.support.Names;
 import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -64,6 +66,12 @@ class LeaseExpiryTest {
 
 	@Autowired
 	LeaseSweeper sweeper;
+
+	@Autowired
+	LeaseStore store;
+
+	@Autowired
+	Vigil vigil;
 
 	@Autowired
 	JdbcClient jdbc;
@@ -267,6 +275,91 @@ class LeaseExpiryTest {
 		Instant extendedExpiry = Instant.parse(instance("a").get("leaseExpiresAt").asString());
 		tickAt(extendedExpiry.plus(ALLOWANCE).plusMillis(1));
 		assertThat(instance("a").get("health").asString()).isEqualTo("CRITICAL");
+	}
+
+	/**
+	 * Sweeps held up for 90 minutes while this node was awake and reached its database
+	 * all along, as a sweep slowed by load is: the vigil saw every step of the clock,
+	 * none longer than the tolerance (1 h here), so nothing was unwatched and the late
+	 * sweep judges leases as they are.
+	 */
+	@Test
+	void aLateSweepOfANodeThatKeptWatchingExtendsNoLease() {
+		register("a", 100);
+		tickAt(registeredAt.plusSeconds(1));
+		stepClockWatched(registeredAt.plus(Duration.ofMinutes(90)));
+
+		LeaseSweeper.Sweep late = tickAt(registeredAt.plus(Duration.ofMinutes(90)));
+
+		assertThat(late.extendedBy()).isZero();
+		assertThat(instance("a").get("health").asString()).isEqualTo("CRITICAL");
+	}
+
+	/**
+	 * The same late sweep, but the tick before it is another node's: this node cannot
+	 * vouch for the time in between, so the gap counts as an outage.
+	 */
+	@Test
+	void aGapAfterAnotherNodesTickIsAnOutageThoughThisNodeWasAwake() {
+		register("a", 100);
+		tickAt(registeredAt.plusSeconds(1));
+		jdbc.sql("UPDATE lease_sweep SET last_tick = last_tick + interval '1 millisecond'").update();
+		stepClockWatched(registeredAt.plus(Duration.ofMinutes(90)));
+
+		LeaseSweeper.Sweep late = tickAt(registeredAt.plus(Duration.ofMinutes(90)));
+
+		assertThat(late.extendedBy()).isGreaterThan(Duration.ofMinutes(89));
+		assertThat(instance("a").get("health").asString()).isEqualTo("PASSING");
+	}
+
+	/**
+	 * An extension runs in batches: every PASSING lease beyond the first batch moves by
+	 * exactly the outage, and a CRITICAL one does not move.
+	 */
+	@Test
+	void anExtensionReachesEveryPassingLeaseBeyondOneBatch() {
+		int passing = LeaseStore.EXTENSION_BATCH * 2 + 1;
+		Instant renewedAt = CLOCK.instant().truncatedTo(ChronoUnit.SECONDS);
+		jdbc.sql("INSERT INTO service (name) VALUES (?)").param(service).update();
+		jdbc.sql("""
+				INSERT INTO instance (service, id, address, port, weight, effective_weight, nominal_weight,
+				                      lease_ttl_seconds, last_renewed_at, registered_at, revision, health)
+				SELECT ?, 'i' || n, '10.0.0.1', 80, 100, 100, 100, 30, ?, ?, 1,
+				       CASE WHEN n < ? THEN 'PASSING' ELSE 'CRITICAL' END
+				  FROM generate_series(0, ?) AS n""")
+			.params(service, Timestamp.from(renewedAt), Timestamp.from(renewedAt), passing, passing)
+			.update();
+		try {
+			Integer extended = transactions.execute(status -> store.extendLeases(Duration.ofMinutes(7)));
+
+			assertThat(extended).isGreaterThanOrEqualTo(passing);
+			assertThat(countRenewedAt(renewedAt.plus(Duration.ofMinutes(7)))).as("passing leases extended")
+				.isEqualTo(passing);
+			assertThat(countRenewedAt(renewedAt)).as("critical leases left alone").isEqualTo(1);
+		}
+		finally {
+			jdbc.sql("DELETE FROM service WHERE name = ?").param(service).update();
+		}
+	}
+
+	private long countRenewedAt(Instant at) {
+		return jdbc.sql("SELECT count(*) FROM instance WHERE service = ? AND last_renewed_at = ?")
+			.params(service, Timestamp.from(at))
+			.query(Long.class)
+			.single();
+	}
+
+	/**
+	 * Moves the clock to {@code until} in ten-minute steps, each seen by the vigil before
+	 * the next: time that passed while this node was awake.
+	 */
+	private void stepClockWatched(Instant until) {
+		for (Instant step = CLOCK.instant(); step.isBefore(until);) {
+			step = step.plus(Duration.ofMinutes(10));
+			Instant next = step.isAfter(until) ? until : step;
+			CLOCK.set(next);
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> vigil.awakeAt().equals(next));
+		}
 	}
 
 	/**
