@@ -142,6 +142,23 @@ class DnsResponderTest {
 	}
 
 	@Test
+	void answersNotimpForAnotherOpcodeAndFormerrForAPacketThatDoesNotParse() {
+		Message update = DnsClient.query("ballast.", Type.SOA, null);
+		update.getHeader().setOpcode(org.xbill.DNS.Opcode.UPDATE);
+		assertThat(dns.udp(update).getRcode()).isEqualTo(Rcode.NOTIMP);
+
+		byte[] cut = java.util.Arrays.copyOf(DnsClient.query("demo.ballast.", Type.SRV, null).toWire(), 16);
+		Message formerr = DnsClient.parse(dns.udp(cut).orElseThrow());
+		assertThat(formerr.getRcode()).isEqualTo(Rcode.FORMERR);
+		assertThat(formerr.getHeader().getID()).isEqualTo(((cut[0] & 0xff) << 8) | (cut[1] & 0xff));
+		// An answer sent to the responder is not answered: no reflection between
+		// responders.
+		byte[] response = DnsClient.query("demo.ballast.", Type.SRV, null).toWire();
+		response[2] |= (byte) 0x80;
+		assertThat(dns.udp(response)).isEmpty();
+	}
+
+	@Test
 	void truncatesWhatDoesNotFitOverUdpAndAnswersInFullOverTcp() {
 		String service = Names.service("dns");
 		for (int i = 1; i <= 40; i++) {
