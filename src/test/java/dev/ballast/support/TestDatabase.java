@@ -25,7 +25,9 @@ public final class TestDatabase implements ApplicationContextInitializer<Configu
 		Server db = server();
 		TestPropertyValues
 			.of("spring.datasource.url=" + db.url(), "spring.datasource.username=" + db.user(),
-					"spring.datasource.password=" + db.password(), Admin.bootstrapProperty())
+					"spring.datasource.password=" + db.password(), Admin.bootstrapProperty(),
+					// The DNS responder on a free port, so that dns/ tests reach it.
+					"ballast.dns.port=0")
 			.applyTo(context);
 	}
 
