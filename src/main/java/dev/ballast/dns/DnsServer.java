@@ -48,6 +48,9 @@ class DnsServer implements SmartLifecycle {
 	/** How long a UDP thread waits before it looks whether the server is stopping. */
 	private static final int POLL_MILLIS = 500;
 
+	/** Free ports tried for the pair when {@code ballast.dns.port} is 0. */
+	private static final int FREE_PORT_ATTEMPTS = 10;
+
 	private final DnsSettings settings;
 
 	private final InstanceQueries queries;
@@ -92,23 +95,7 @@ class DnsServer implements SmartLifecycle {
 		view = new DnsView(queries, applied, settings, domain);
 		responder = new Responder(view, settings, domain, meters, reachability::reachable);
 		connectionSlots = new Semaphore(settings.maxTcpConnections());
-		try {
-			InetAddress address = InetAddress.getByName(settings.address());
-			udp = new DatagramSocket(new InetSocketAddress(address, settings.port()));
-			udp.setSoTimeout(POLL_MILLIS);
-			// Both on the same port: a client retries a truncated UDP answer over TCP
-			// there.
-			tcp = new ServerSocket();
-			tcp.setReuseAddress(true);
-			tcp.bind(new InetSocketAddress(address, udp.getLocalPort()), 128);
-		}
-		catch (IOException ex) {
-			closeSockets();
-			throw new IllegalStateException(
-					"cannot bind the DNS responder to %s:%d (ballast.dns.address, ballast.dns.port)"
-						.formatted(settings.address(), settings.port()),
-					ex);
-		}
+		bindBoth();
 		running = true;
 		view.start();
 		for (int i = 0; i < Math.max(1, settings.udpThreads()); i++) {
@@ -116,6 +103,36 @@ class DnsServer implements SmartLifecycle {
 		}
 		threads.add(Thread.ofPlatform().name("ballast-dns-tcp").daemon().start(this::acceptTcp));
 		log.info("DNS responder for {} on {} port {} (UDP and TCP)", domain, settings.address(), port());
+	}
+
+	/**
+	 * Binds the UDP socket, then the TCP socket to the same port: a client retries a
+	 * truncated UDP answer over TCP there. With port 0 the UDP socket's free port may be
+	 * taken for TCP (a client connection's local port, a listener), so another free port
+	 * is tried, a bounded number of times.
+	 */
+	private void bindBoth() {
+		int attempts = settings.port() == 0 ? FREE_PORT_ATTEMPTS : 1;
+		for (int attempt = 1;; attempt++) {
+			try {
+				InetAddress address = InetAddress.getByName(settings.address());
+				udp = new DatagramSocket(new InetSocketAddress(address, settings.port()));
+				udp.setSoTimeout(POLL_MILLIS);
+				tcp = new ServerSocket();
+				tcp.setReuseAddress(true);
+				tcp.bind(new InetSocketAddress(address, udp.getLocalPort()), 128);
+				return;
+			}
+			catch (IOException ex) {
+				closeSockets();
+				if (attempt >= attempts) {
+					throw new IllegalStateException(
+							"cannot bind the DNS responder to %s:%d (ballast.dns.address, ballast.dns.port)"
+								.formatted(settings.address(), settings.port()),
+							ex);
+				}
+			}
+		}
 	}
 
 	/** The port both sockets are bound to; -1 when the responder is off. */

@@ -85,7 +85,10 @@ class Vigil implements SmartLifecycle {
 
 	@Override
 	public void start() {
+		// A stopped node watched nothing: a restart (a paused context started again, a
+		// restored checkpoint) ends a pause.
 		awakeAt = clock.instant();
+		pauseEndedAt = awakeAt;
 		// Assigned before it runs: the loop runs while it is the current watch.
 		Thread thread = Thread.ofPlatform().name("ballast-lease-vigil").daemon().unstarted(this::watch);
 		watch = thread;
