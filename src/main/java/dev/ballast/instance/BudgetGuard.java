@@ -60,12 +60,15 @@ class BudgetGuard {
 		if (!guard.force()) {
 			throw new GuardBreachException(detail, figures(found.get()));
 		}
-		Counter.builder("ballast.guard.forced")
-			.description("Operator actions that overrode the unroutable budget with force")
-			.tag("service", name)
-			.register(meters)
-			.increment();
-		log.warn("FORCED past the guard: {}", detail);
+		// Counted and logged once the write commits: a grouped write may run twice.
+		GroupCommit.afterCommit(() -> {
+			Counter.builder("ballast.guard.forced")
+				.description("Operator actions that overrode the unroutable budget with force")
+				.tag("service", name)
+				.register(meters)
+				.increment();
+			log.warn("FORCED past the guard: {}", detail);
+		});
 		return true;
 	}
 

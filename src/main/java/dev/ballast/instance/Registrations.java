@@ -10,7 +10,6 @@ import dev.ballast.audit.AuditEntry;
 import dev.ballast.weight.Weight;
 
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Transactional;
 
 /** Registers, replaces and removes instances. */
 @Service
@@ -34,10 +33,14 @@ class Registrations {
 	 * revision and wakes no watcher, but is audited all the same: a weight converted
 	 * under NORMALIZE is recorded even when it converted to what was stored. A
 	 * re-registration that sets a routable instance's weight to 0 is guarded like a
-	 * drain. A refused request rolls back the service creation too.
+	 * drain. A refused request rolls back the service creation too. Committed with the
+	 * registrations of other requests that arrive meanwhile ({@link WritePath#grouped}).
 	 */
-	@Transactional
 	Registration register(ServiceName service, InstanceId id, RegistrationRequest request) {
+		return path.grouped(service, () -> registerNow(service, id, request));
+	}
+
+	private Registration registerNow(ServiceName service, InstanceId id, RegistrationRequest request) {
 		Metadata metadata = Metadata.of(request.metadata(), "/metadata");
 		Tags tags = Tags.of(request.tags(), "/tags", index -> "/tags/" + index);
 		LockedService locked = path.lockOrCreate(service, id);
@@ -61,9 +64,18 @@ class Registrations {
 		return registration;
 	}
 
-	/** Removes an instance; watchers receive a {@code remove} event. */
-	@Transactional
+	/**
+	 * Removes an instance; watchers receive a {@code remove} event. Grouped like
+	 * registrations.
+	 */
 	void deregister(ServiceName service, InstanceId id) {
+		path.grouped(service, () -> {
+			deregisterNow(service, id);
+			return null;
+		});
+	}
+
+	private void deregisterNow(ServiceName service, InstanceId id) {
 		LockedService locked = path.lock(service);
 		Instance instance = locked.instance(id);
 		locked.changes(Guard.none())

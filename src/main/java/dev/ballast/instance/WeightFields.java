@@ -43,9 +43,13 @@ class WeightFields {
 		return switch (WeightReader.read(field, value, settings.weightPolicy())) {
 			case WeightReading.Exact exact -> exact.weight();
 			case WeightReading.Normalized converted -> {
-				log.info("Normalized {} of {} in service {} from {} to the integer {}", pointer, subject,
-						settings.name(), converted.received(), converted.weight().value());
-				counter(settings.name()).increment();
+				// Counted and logged once the write commits: a grouped write may run
+				// twice.
+				GroupCommit.afterCommit(() -> {
+					log.info("Normalized {} of {} in service {} from {} to the integer {}", pointer, subject,
+							settings.name(), converted.received(), converted.weight().value());
+					counter(settings.name()).increment();
+				});
 				normalized.add(pointer);
 				yield converted.weight();
 			}

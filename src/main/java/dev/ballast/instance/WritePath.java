@@ -2,6 +2,7 @@ package dev.ballast.instance;
 
 import java.time.Clock;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import dev.ballast.audit.AuditTrail;
 import dev.ballast.web.NotFoundException;
@@ -36,14 +37,31 @@ public class WritePath {
 
 	private final Clock clock;
 
+	private final GroupCommit groups;
+
 	WritePath(ServiceStore services, InstanceStore instances, BudgetGuard guard, ApplicationEventPublisher events,
-			AuditTrail audit, Clock clock) {
+			AuditTrail audit, Clock clock, GroupCommit groups) {
+		this.groups = groups;
 		this.services = services;
 		this.instances = instances;
 		this.guard = guard;
 		this.events = events;
 		this.audit = audit;
 		this.clock = clock;
+	}
+
+	/**
+	 * Runs one write (everything from {@link #lock} to the audit) in a transaction shared
+	 * with the writes of other requests that arrive meanwhile, and returns once it has
+	 * committed: many writes, one commit (see {@link GroupCommit}). The write must lock
+	 * {@code service} first, touch nothing outside the transaction but through
+	 * {@link GroupCommit#afterCommit}, and may run more than once (when a write of its
+	 * group is refused, the others run again without it). Inside a transaction it just
+	 * runs in it.
+	 */
+	@Transactional(propagation = Propagation.SUPPORTS)
+	<T> T grouped(ServiceName service, Supplier<T> write) {
+		return groups.run(service, write);
 	}
 
 	/**

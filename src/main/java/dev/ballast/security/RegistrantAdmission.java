@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.security.core.Authentication;
 import org.springframework.security.web.header.HeaderWriter;
 import org.springframework.security.web.header.writers.CacheControlHeadersWriter;
 import org.springframework.security.web.header.writers.HstsHeaderWriter;
@@ -30,6 +31,9 @@ public class RegistrantAdmission {
 			new XXssProtectionHeaderWriter(), new CacheControlHeadersWriter(), new HstsHeaderWriter(),
 			new XFrameOptionsHeaderWriter());
 
+	/** Set on a request whose write this class took from its token's allowance. */
+	private static final String TAKEN = RegistrantAdmission.class.getName() + ".taken";
+
 	private final Tokens tokens;
 
 	private final WriteBuckets buckets;
@@ -44,13 +48,31 @@ public class RegistrantAdmission {
 	 * write is taken from its allowance.
 	 */
 	public boolean admits(HttpServletRequest request, String service) {
+		return admit(request, service).isPresent();
+	}
+
+	/**
+	 * Like {@link #admits}, for a short way that then writes on the caller's behalf: the
+	 * caller, for the security context its audit entry reads, or empty. A request
+	 * admitted here and then handed to the chain after all is not charged twice.
+	 */
+	public Optional<Authentication> admit(HttpServletRequest request, String service) {
 		String header = request.getHeader(HttpHeaders.AUTHORIZATION);
 		if (header == null) {
-			return false;
+			return Optional.empty();
 		}
 		Optional<Caller> caller = BearerTokens.secret(header).flatMap(tokens::authenticate);
-		return caller.isPresent() && Need.REGISTRANT.metBy(caller.get().token(), service)
-				&& buckets.tryTake(caller.get().token());
+		if (caller.isPresent() && Need.REGISTRANT.metBy(caller.get().token(), service)
+				&& buckets.tryTake(caller.get().token())) {
+			request.setAttribute(TAKEN, Boolean.TRUE);
+			return Optional.of(caller.get());
+		}
+		return Optional.empty();
+	}
+
+	/** Whether this class took the request's write from its allowance already. */
+	static boolean charged(HttpServletRequest request) {
+		return request.getAttribute(TAKEN) != null;
 	}
 
 	/** Writes the headers the chain adds to every answer. */

@@ -41,7 +41,8 @@ final class WriteLimits extends OncePerRequestFilter {
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		if (!MUTATING.contains(request.getMethod())
+		// A request a short way admitted and then handed on has paid for its write there.
+		if (!MUTATING.contains(request.getMethod()) || RegistrantAdmission.charged(request)
 				|| !(SecurityContextHolder.getContext().getAuthentication() instanceof Caller caller)) {
 			chain.doFilter(request, response);
 			return;

@@ -1,6 +1,5 @@
 package dev.ballast.web;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,11 +11,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.dao.DataAccessException;
@@ -94,7 +90,7 @@ class IdempotencyKeys extends OncePerRequestFilter {
 			return;
 		}
 		ContentCachingResponseWrapper recorded = new ContentCachingResponseWrapper(response);
-		chain.doFilter(new BodyOf(request, body), recorded);
+		chain.doFilter(ReadBody.replaying(request, body), recorded);
 		if (recorded.getStatus() < 500) {
 			keep(caller, key, path, hash, recorded);
 		}
@@ -165,65 +161,6 @@ class IdempotencyKeys extends OncePerRequestFilter {
 	}
 
 	private record Answer(byte[] requestHash, int status, String contentType, byte[] body) {
-	}
-
-	/** The request with its body already read, for the handlers after this filter. */
-	private static final class BodyOf extends HttpServletRequestWrapper {
-
-		private final byte[] body;
-
-		BodyOf(HttpServletRequest request, byte[] body) {
-			super(request);
-			this.body = body;
-		}
-
-		@Override
-		public ServletInputStream getInputStream() {
-			ByteArrayInputStream in = new ByteArrayInputStream(body);
-			return new ServletInputStream() {
-				@Override
-				public int read() {
-					return in.read();
-				}
-
-				@Override
-				public int read(byte[] buffer, int offset, int length) {
-					return in.read(buffer, offset, length);
-				}
-
-				@Override
-				public boolean isFinished() {
-					return in.available() == 0;
-				}
-
-				@Override
-				public boolean isReady() {
-					return true;
-				}
-
-				@Override
-				public void setReadListener(ReadListener listener) {
-					throw new UnsupportedOperationException("the body was read already");
-				}
-			};
-		}
-
-		@Override
-		public java.io.BufferedReader getReader() {
-			return new java.io.BufferedReader(new java.io.InputStreamReader(new ByteArrayInputStream(body),
-					java.nio.charset.StandardCharsets.UTF_8));
-		}
-
-		@Override
-		public int getContentLength() {
-			return body.length;
-		}
-
-		@Override
-		public long getContentLengthLong() {
-			return body.length;
-		}
-
 	}
 
 }

@@ -1,0 +1,335 @@
+package dev.ballast.instance;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.security.core.context.SecurityContext;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.context.request.RequestContextHolder;
+
+/**
+ * Group commit: the writes that request threads hand in while a transaction is being
+ * written and committed are run one after the other, by one committer thread, in one
+ * transaction, which commits them with one WAL flush; each caller is answered only once
+ * that transaction has committed.
+ * <p>
+ * A write sees every earlier write of its group (same transaction), so its guard counts
+ * them, and revisions, change-log rows and notifications come out in the order the writes
+ * ran. Writes to different services have no order among themselves until they run; a
+ * group runs them sorted by service (its arrival order kept within a service), so that
+ * groups on several nodes lock service rows in one order and cannot deadlock on them.
+ * <p>
+ * A write that throws (a refusal: 404, 409, 422, or a database error) must not take its
+ * group-mates with it, and a PostgreSQL transaction cannot go on after a failed
+ * statement. Rather than a savepoint per write (two more round trips each, and a
+ * subtransaction that PostgreSQL's snapshots pay for once 64 are open), the transaction
+ * is rolled back, the failed write is answered with its exception, and the others run
+ * again in a new transaction: they see what they saw before, less the refused write,
+ * which changed nothing. Refusals are rare; the common group commits at the first
+ * attempt. Work a write does outside the transaction (a counter, a log line) therefore
+ * goes through {@link #afterCommit}.
+ * <p>
+ * No write waits for company: the committer takes whatever is queued when it is free, so
+ * a lone write is committed at once, and a group forms only from writes that would
+ * otherwise have queued for CPU or for the service's row lock.
+ */
+@Component
+class GroupCommit implements SmartLifecycle {
+
+	private static final Logger log = LoggerFactory.getLogger(GroupCommit.class);
+
+	private static final int QUEUED = 0;
+
+	private static final int TAKEN = 1;
+
+	private static final int ABANDONED = 2;
+
+	private final BlockingQueue<Write<?>> queue = new LinkedBlockingQueue<>();
+
+	private final TransactionTemplate transactions;
+
+	private final WriteSettings settings;
+
+	private volatile Thread committer;
+
+	private volatile boolean running;
+
+	GroupCommit(PlatformTransactionManager transactions, WriteSettings settings, MeterRegistry meters) {
+		this.transactions = new TransactionTemplate(transactions);
+		this.settings = settings;
+		Gauge.builder("ballast.writes.waiting", queue, BlockingQueue::size)
+			.description("Writes waiting for the committer to take them into a group")
+			.register(meters);
+	}
+
+	/** Writes handed in and not yet taken into a group. */
+	int waiting() {
+		return queue.size();
+	}
+
+	/**
+	 * Runs {@code work} in a transaction shared with other threads' writes and returns
+	 * its result once that transaction has committed. Inside a transaction already, or
+	 * while the committer is not running (startup, shutdown), it runs in the caller's
+	 * transaction or a new one of its own.
+	 * @param service the service the write locks first
+	 * @throws QueryTimeoutException when it is not committed within the commit wait
+	 */
+	<T> T run(ServiceName service, Supplier<T> work) {
+		if (TransactionSynchronizationManager.isActualTransactionActive()) {
+			return work.get();
+		}
+		if (!running) {
+			return transactions.execute(status -> work.get());
+		}
+		Write<T> write = new Write<>(service, work, SecurityContextHolder.getContext(),
+				RequestContextHolder.getRequestAttributes());
+		queue.add(write);
+		return write.outcome(settings.commitWait());
+	}
+
+	/**
+	 * Runs {@code action} once the current transaction commits, or at once outside one:
+	 * for what a write does beside the database, which a write that runs again must not
+	 * do twice.
+	 */
+	static void afterCommit(Runnable action) {
+		if (TransactionSynchronizationManager.isSynchronizationActive()) {
+			TransactionSynchronizationManager.registerSynchronization(new AfterCommit(action));
+		}
+		else {
+			action.run();
+		}
+	}
+
+	private void commitLoop() {
+		List<Write<?>> taken = new ArrayList<>(settings.maxGroup());
+		while (running || !queue.isEmpty()) {
+			try {
+				// Bounded, so that a stop is noticed while nothing is queued.
+				Write<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
+				if (first == null) {
+					continue;
+				}
+				List<Write<?>> group = new ArrayList<>(settings.maxGroup());
+				group.add(first);
+				queue.drainTo(group, settings.maxGroup() - 1);
+				group.stream().filter(Write::take).forEach(taken::add);
+				commit(taken);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			catch (RuntimeException | Error ex) {
+				log.error("Group commit failed unexpectedly; its writes are answered with the error", ex);
+				taken.forEach(write -> write.fail(ex));
+			}
+			finally {
+				taken.clear();
+			}
+		}
+	}
+
+	private void commit(List<Write<?>> taken) {
+		List<Write<?>> pending = new ArrayList<>(taken);
+		pending.sort(Comparator.comparing(write -> write.service().value()));
+		while (!pending.isEmpty()) {
+			Attempt attempt = new Attempt();
+			try {
+				transactions.executeWithoutResult(status -> {
+					for (Write<?> write : pending) {
+						Throwable failure = write.run();
+						if (failure != null) {
+							attempt.failed = write;
+							attempt.failure = failure;
+							status.setRollbackOnly();
+							return;
+						}
+					}
+				});
+			}
+			catch (RuntimeException ex) {
+				// Beginning or committing failed: nothing of the group is stored.
+				pending.forEach(write -> write.fail(attempt.failed == write ? attempt.failure : ex));
+				return;
+			}
+			if (attempt.failed == null) {
+				pending.forEach(Write::succeed);
+				return;
+			}
+			attempt.failed.fail(attempt.failure);
+			pending.remove(attempt.failed);
+		}
+	}
+
+	@Override
+	public void start() {
+		running = true;
+		Thread thread = new Thread(this::commitLoop, "ballast-commit");
+		thread.setDaemon(true);
+		committer = thread;
+		thread.start();
+	}
+
+	/**
+	 * Stops taking writes once the web server has stopped (its lower phase): what is
+	 * queued is committed first, within the commit wait.
+	 */
+	@Override
+	public void stop() {
+		running = false;
+		Thread thread = committer;
+		if (thread != null) {
+			try {
+				thread.join(settings.commitWait().toMillis());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return running;
+	}
+
+	/**
+	 * Started before the web server and stopped after it, so no accepted write is cut
+	 * off.
+	 */
+	@Override
+	public int getPhase() {
+		return 0;
+	}
+
+	private static final class Attempt {
+
+		private Write<?> failed;
+
+		private Throwable failure;
+
+	}
+
+	/** One caller's write, with the request context its audit entry reads. */
+	private static final class Write<T> {
+
+		private final ServiceName service;
+
+		private final Supplier<T> work;
+
+		private final SecurityContext security;
+
+		private final RequestAttributes request;
+
+		private final AtomicInteger state = new AtomicInteger(QUEUED);
+
+		private final CompletableFuture<T> outcome = new CompletableFuture<>();
+
+		private T result;
+
+		Write(ServiceName service, Supplier<T> work, SecurityContext security, RequestAttributes request) {
+			this.service = service;
+			this.work = work;
+			this.security = security;
+			this.request = request;
+		}
+
+		ServiceName service() {
+			return service;
+		}
+
+		/** Claims the write for the committer, unless its caller gave up on it. */
+		boolean take() {
+			return state.compareAndSet(QUEUED, TAKEN);
+		}
+
+		/**
+		 * Runs the work on the committer's thread as if on the caller's; the failure, if
+		 * any.
+		 */
+		Throwable run() {
+			SecurityContextHolder.setContext(security);
+			RequestContextHolder.setRequestAttributes(request);
+			try {
+				result = work.get();
+				return null;
+			}
+			catch (RuntimeException | Error ex) {
+				return ex;
+			}
+			finally {
+				RequestContextHolder.resetRequestAttributes();
+				SecurityContextHolder.clearContext();
+			}
+		}
+
+		void succeed() {
+			outcome.complete(result);
+		}
+
+		void fail(Throwable failure) {
+			outcome.completeExceptionally(failure);
+		}
+
+		T outcome(Duration wait) {
+			try {
+				return outcome.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (ExecutionException ex) {
+				if (ex.getCause() instanceof RuntimeException runtime) {
+					throw runtime;
+				}
+				if (ex.getCause() instanceof Error error) {
+					throw error;
+				}
+				throw new IllegalStateException(ex.getCause());
+			}
+			catch (TimeoutException ex) {
+				boolean dropped = state.compareAndSet(QUEUED, ABANDONED);
+				throw new QueryTimeoutException("the write was not committed within %s; %s".formatted(wait,
+						dropped ? "it was dropped before it ran" : "it may still commit"));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				state.compareAndSet(QUEUED, ABANDONED);
+				throw new QueryTimeoutException("interrupted while waiting for the write to commit");
+			}
+		}
+
+	}
+
+	private record AfterCommit(
+			Runnable action) implements org.springframework.transaction.support.TransactionSynchronization {
+
+		@Override
+		public void afterCommit() {
+			action.run();
+		}
+
+	}
+
+}

@@ -1,0 +1,184 @@
+package dev.ballast.instance;
+
+import java.io.IOException;
+import java.util.Optional;
+
+import dev.ballast.security.RegistrantAdmission;
+import dev.ballast.web.ReadBody;
+import dev.ballast.web.RequestReader;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContext;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.ServerHttpObservationFilter;
+
+/**
+ * The registration's short way: a plain {@code PUT /v1/services/{service}/instances/{id}}
+ * whose body is a valid registration, from a caller the security chain would admit, is
+ * registered and answered here, before the security filter chain and Spring MVC, which
+ * cost more CPU than the write itself. It checks what the chain checks
+ * ({@link RegistrantAdmission}: token, service scope, write limit), reads the body as the
+ * controller does ({@link RequestReader}), writes through the same {@link Registrations}
+ * and answers what {@link InstanceController} answers, with the same headers.
+ * <p>
+ * Everything else goes the full way with the body it sent: another method or path, a
+ * query, an {@code Idempotency-Key}, a body that is not a valid registration, a caller
+ * not admitted, an {@code Accept} or {@code Content-Type} other than JSON, and a write
+ * the registry refuses (409, 422, 503): nothing was written, and the full way refuses it
+ * again with its own problem answer (without charging the token a second write).
+ * <p>
+ * It runs after the request context (the audit's request id) and the HTTP observation,
+ * and before the security chain.
+ */
+@Component
+@Order(-103)
+class RegistrationFilter implements Filter {
+
+	private static final String PREFIX = "/v1/services/";
+
+	private static final String INSTANCES = "/instances/";
+
+	/** Registration bodies are a few hundred bytes; longer ones go the full way. */
+	private static final int MAX_BODY = 16 * 1024;
+
+	private static final String PATTERN = "/v1/services/{service}/instances/{id}";
+
+	private final Registrations registrations;
+
+	private final RegistrantAdmission admission;
+
+	private final RequestReader reader;
+
+	private final ObjectMapper json;
+
+	RegistrationFilter(Registrations registrations, RegistrantAdmission admission, RequestReader reader,
+			ObjectMapper json) {
+		this.registrations = registrations;
+		this.admission = admission;
+		this.reader = reader;
+		this.json = json;
+	}
+
+	@Override
+	public void doFilter(ServletRequest servletRequest, ServletResponse servletResponse, FilterChain chain)
+			throws IOException, ServletException {
+		HttpServletRequest request = (HttpServletRequest) servletRequest;
+		String[] target = plain(request) ? target(request.getRequestURI()) : null;
+		if (target == null) {
+			chain.doFilter(servletRequest, servletResponse);
+			return;
+		}
+		byte[] body = request.getInputStream().readNBytes((int) request.getContentLengthLong());
+		HttpServletRequest replay = ReadBody.replaying(request, body);
+		Registration registration = register(request, target, body);
+		if (registration == null) {
+			chain.doFilter(replay, servletResponse);
+			return;
+		}
+		HttpServletResponse response = (HttpServletResponse) servletResponse;
+		ServerHttpObservationFilter.findObservationContext(request)
+			.ifPresent(observation -> observation.setPathPattern(PATTERN));
+		byte[] answer = json.writeValueAsBytes(registration.instance());
+		admission.writeHeaders(request, response);
+		response.setStatus(registration.created() ? HttpServletResponse.SC_CREATED : HttpServletResponse.SC_OK);
+		if (!registration.normalized().isEmpty()) {
+			response.setHeader(Headers.NORMALIZED, String.join(",", registration.normalized()));
+		}
+		response.setHeader(HttpHeaders.ETAG, Revisions.etag(registration.instance().revision()));
+		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+		response.setContentLength(answer.length);
+		response.getOutputStream().write(answer);
+	}
+
+	/**
+	 * Registers, or returns null for the full way: a body that is not a valid
+	 * registration, names that are not valid, a caller not admitted, a refused write.
+	 */
+	private Registration register(HttpServletRequest request, String[] target, byte[] body) {
+		ServiceName service;
+		InstanceId id;
+		RegistrationRequest parsed;
+		try {
+			service = ServiceName.of(target[0]);
+			id = InstanceId.of(target[1]);
+			JsonNode tree = json.readTree(body);
+			parsed = tree != null && tree.isObject() ? reader.read(tree, RegistrationRequest.class) : null;
+		}
+		catch (RuntimeException invalid) {
+			return null;
+		}
+		Optional<Authentication> caller = parsed == null ? Optional.empty() : admission.admit(request, target[0]);
+		if (caller.isEmpty()) {
+			return null;
+		}
+		SecurityContext context = SecurityContextHolder.createEmptyContext();
+		context.setAuthentication(caller.get());
+		SecurityContextHolder.setContext(context);
+		try {
+			return registrations.register(service, id, parsed);
+		}
+		catch (RuntimeException refused) {
+			return null;
+		}
+		finally {
+			SecurityContextHolder.clearContext();
+		}
+	}
+
+	/**
+	 * A PUT of a JSON body of known, small length, without query, idempotency key or
+	 * context path, accepting JSON: the shape of every registering client.
+	 */
+	private static boolean plain(HttpServletRequest request) {
+		if (!"PUT".equals(request.getMethod()) || request.getDispatcherType() != DispatcherType.REQUEST
+				|| request.getQueryString() != null || !request.getContextPath().isEmpty()
+				|| request.getHeader("Idempotency-Key") != null
+				|| !MediaType.APPLICATION_JSON_VALUE.equals(request.getContentType())) {
+			return false;
+		}
+		long length = request.getContentLengthLong();
+		if (length <= 0 || length > MAX_BODY) {
+			return false;
+		}
+		String accept = request.getHeader(HttpHeaders.ACCEPT);
+		return accept == null || accept.equals(MediaType.ALL_VALUE) || accept.equals(MediaType.APPLICATION_JSON_VALUE);
+	}
+
+	/**
+	 * The service and instance id a raw registration path names, or null for any other
+	 * path. Only names free of escapes and dot segments are taken, so the path means what
+	 * the full way would decode.
+	 */
+	static String[] target(String uri) {
+		if (!uri.startsWith(PREFIX)) {
+			return null;
+		}
+		int serviceEnd = uri.indexOf('/', PREFIX.length());
+		if (serviceEnd <= PREFIX.length() || !uri.startsWith(INSTANCES, serviceEnd)) {
+			return null;
+		}
+		String service = uri.substring(PREFIX.length(), serviceEnd);
+		String id = uri.substring(serviceEnd + INSTANCES.length());
+		return literal(service) && literal(id) ? new String[] { service, id } : null;
+	}
+
+	private static boolean literal(String segment) {
+		return !segment.isEmpty() && segment.indexOf('/') < 0 && segment.indexOf('%') < 0 && segment.indexOf(';') < 0
+				&& !segment.equals(".") && !segment.equals("..");
+	}
+
+}
