@@ -1,6 +1,7 @@
 package dev.ballast.consul;
 
 import java.util.List;
+import java.util.Map;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Consul;
@@ -173,6 +174,23 @@ class ConsulAgentTest {
 		assertThat(registered.status()).as(registered.body()).isEqualTo(200);
 		assertThat(ballast("a").get("leaseTtlSeconds").intValue()).isEqualTo(10);
 		assertThat(ballast("a").get("weight").intValue()).as("the service's default weight").isEqualTo(100);
+	}
+
+	/**
+	 * Consul's own examples send the definition with {@code curl --data @payload.json},
+	 * whose body is labelled a form; Consul reads it as JSON whatever its label.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "application/x-www-form-urlencoded", "text/plain", "" })
+	void readsTheDefinitionWhateverContentTypeItIsLabelledWith(String contentType) {
+		String definition = """
+				{"ID":"%s","Name":"%s","Port":8080,"Check":{"TTL":"30s"}}""".formatted(id("a"), service);
+		Map<String, String> headers = contentType.isEmpty() ? Map.of() : Map.of("Content-Type", contentType);
+
+		Consul.Answer registered = consul.send("PUT", "/v1/agent/service/register", definition, headers, false);
+
+		assertThat(registered.status()).as(registered.body()).isEqualTo(200);
+		assertThat(ballast("a").get("port").intValue()).isEqualTo(8080);
 	}
 
 	@Test
