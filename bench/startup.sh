@@ -5,6 +5,8 @@
 #   extracted  java -jar app/ballast-*.jar after `java -Djarmode=tools -jar ... extract`
 #   aot        the extracted jar with the JDK's AOT cache (-XX:AOTCache, JDK 25), made by
 #              one training run (-XX:AOTCacheOutput, -Dspring.context.exit=onRefresh)
+#   spring-aot the same, also on the bean definitions generated at build time
+#              (-Dspring.aot.enabled=true), with a cache trained that way
 # Runs them in turn, BENCH_ROUNDS times (default 3), so that noise from other work on the
 # machine spreads over all three, and prints each time and the median of each.
 #
@@ -76,26 +78,34 @@ start_server -jar "$jar"
 echo "cold start (initdb + migrations): $startup_ms ms"
 stop_server >/dev/null
 
-# Training: the same warm start, ending right after the context is refreshed.
-training_began=$(now_ms)
-timeout "$health_timeout" java -XX:AOTCacheOutput="$work/app.aot" -Dspring.context.exit=onRefresh \
-	-jar "$extracted" --server.port=0 --server.address=127.0.0.1 --ballast.data-dir="$data" \
-	"${node_options[@]}" >>"$log" 2>&1 || true
-stop_orphan_postgres
-if [[ ! -s "$work/app.aot" ]]; then
-	echo "the training run made no AOT cache; its log:" >&2
-	tail -n 30 "$log" >&2
-	exit 1
-fi
-echo "AOT cache: $(du -h "$work/app.aot" | cut -f1) made in $(($(now_ms) - training_began)) ms"
+# Training: the same warm start, ending right after the context is refreshed; one cache
+# per way of starting, since each loads other classes.
+train() {
+	local cache="$1" training_began
+	shift
+	training_began=$(now_ms)
+	timeout "$health_timeout" java -XX:AOTCacheOutput="$cache" -Dspring.context.exit=onRefresh "$@" \
+		-jar "$extracted" --server.port=0 --server.address=127.0.0.1 --ballast.data-dir="$data" \
+		"${node_options[@]}" >>"$log" 2>&1 || true
+	stop_orphan_postgres
+	if [[ ! -s "$cache" ]]; then
+		echo "the training run made no AOT cache; its log:" >&2
+		tail -n 30 "$log" >&2
+		exit 1
+	fi
+	echo "AOT cache $(basename "$cache"): $(du -h "$cache" | cut -f1) made in $(($(now_ms) - training_began)) ms"
+}
+train "$work/app.aot"
+train "$work/app-spring.aot" -Dspring.aot.enabled=true
 
-declare -A times=([jar]="" [extracted]="" [aot]="")
+declare -A times=([jar]="" [extracted]="" [aot]="" [spring-aot]="")
 for round in $(seq 1 "$rounds"); do
-	for way in jar extracted aot; do
+	for way in jar extracted aot spring-aot; do
 		case "$way" in
 			jar) start_server -jar "$jar" ;;
 			extracted) start_server -jar "$extracted" ;;
 			aot) start_server -XX:AOTCache="$work/app.aot" -jar "$extracted" ;;
+			spring-aot) start_server -XX:AOTCache="$work/app-spring.aot" -Dspring.aot.enabled=true -jar "$extracted" ;;
 		esac
 		stop_server >/dev/null
 		times[$way]+="$startup_ms "
@@ -105,4 +115,5 @@ done
 
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "warm start to health UP, median of $rounds: jar $(median "${times[jar]}") ms," \
-	"extracted $(median "${times[extracted]}") ms, extracted + AOT cache $(median "${times[aot]}") ms"
+	"extracted $(median "${times[extracted]}") ms, extracted + AOT cache $(median "${times[aot]}") ms," \
+	"extracted + AOT cache + Spring AOT $(median "${times[spring-aot]}") ms"

@@ -107,12 +107,24 @@ class EmbeddedDatabase {
 
 		@Override
 		public void setEnvironment(Environment environment) {
+			if (!new NoDatasourceConfigured().matches(environment)) {
+				// Only a start on build-time bean definitions gets here with a URL set:
+				// they were made for the embedded database, and using it instead of the
+				// database asked for would split the registry in two without a word.
+				throw new IllegalStateException("spring.datasource.url is set, but this node starts on the bean "
+						+ "definitions generated at build time for the embedded database (-Dspring.aot.enabled=true); "
+						+ "start it without -Dspring.aot.enabled=true to use an external database");
+			}
 			// Bound as DataDirectory binds it: that record is a bean, created too late.
 			dataDir = Path.of(Binder.get(environment).bind("ballast.data-dir", String.class).orElse("./data"));
 		}
 
 		@Override
 		public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+			if (Boolean.getBoolean("spring.aot.processing")) {
+				// The build generating bean definitions (process-aot): nothing runs.
+				return;
+			}
 			Thread.ofPlatform().name("ballast-embedded-postgres").daemon().start(() -> {
 				try {
 					server.complete(start(dataDir));

@@ -34,14 +34,21 @@ public final class Node implements AutoCloseable {
 	 * its health endpoint answers UP.
 	 */
 	public static Node start(Path dataDir, Path log, String... extraArgs) {
+		return start(List.of(), dataDir, log, extraArgs);
+	}
+
+	/** As {@link #start(Path, Path, String...)}, with options for the JVM. */
+	public static Node start(List<String> jvmOptions, Path dataDir, Path log, String... extraArgs) {
 		String jar = System.getProperty("ballast.jar");
 		if (jar == null) {
 			throw new IllegalStateException("system property ballast.jar is not set; run with ./mvnw verify");
 		}
 		int port = freePort();
-		List<String> command = new ArrayList<>(
-				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar,
-						"--server.port=" + port, "--server.address=127.0.0.1", "--ballast.data-dir=" + dataDir));
+		List<String> command = new ArrayList<>();
+		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.addAll(jvmOptions);
+		command.addAll(List.of("-jar", jar, "--server.port=" + port, "--server.address=127.0.0.1",
+				"--ballast.data-dir=" + dataDir));
 		// A test may give its own bootstrap token (or an empty one, for a generated
 		// token).
 		if (Stream.of(extraArgs).noneMatch(arg -> arg.startsWith("--BALLAST_BOOTSTRAP_ADMIN_TOKEN="))) {
