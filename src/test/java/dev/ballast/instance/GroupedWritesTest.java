@@ -15,6 +15,7 @@ import dev.ballast.support.Names;
 import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -114,6 +115,26 @@ class GroupedWritesTest {
 				.single();
 			assertThat(json.readTree(payload)).isEqualTo(api.get(path(a, id)).json());
 		}
+	}
+
+	@Test
+	void textThatArrayLiteralsQuoteIsStoredAsSent() {
+		String service = Names.service("behind-text");
+		Api api = Api.on(port);
+		String[] tags = { "q\"uote", "back\\slash", "{brace}", "com,ma", "NULL", "sp ace", "ünï" };
+		Registration registration = Registration.at("10.0.0.1", 8080)
+			.weight(7)
+			.tags(tags)
+			.metadata("k.ey", "v\"a\\l}", "null", "NULL");
+		assertThat(api.put(path(service, "t1"), registration).status()).isEqualTo(201);
+		JsonNode stored = api.get(path(service, "t1")).json();
+		assertThat(stored.get("tags").valueStream().map(JsonNode::stringValue).toList()).containsExactly(tags);
+		assertThat(stored.get("metadata").get("k.ey").stringValue()).isEqualTo("v\"a\\l}");
+		assertThat(stored.get("metadata").get("null").stringValue()).isEqualTo("NULL");
+		assertThat(jdbc.sql("SELECT tags FROM instance WHERE service = ?")
+			.param(service)
+			.query((rs, row) -> List.of((String[]) rs.getArray("tags").getArray()))
+			.single()).containsExactly(tags);
 	}
 
 	private List<String> log(String service) {
