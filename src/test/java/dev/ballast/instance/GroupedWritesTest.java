@@ -1,8 +1,10 @@
 package dev.ballast.instance;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -14,15 +16,18 @@ import dev.ballast.support.Api;
 import dev.ballast.support.Names;
 import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
+import dev.ballast.weight.Weight;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -46,6 +51,9 @@ class GroupedWritesTest {
 
 	@Autowired
 	ObjectMapper json;
+
+	@Autowired
+	WritePath path;
 
 	@Test
 	void aMixedGroupStoresWhatTheSameWritesOneAtATimeWould() throws Exception {
@@ -115,6 +123,45 @@ class GroupedWritesTest {
 				.single();
 			assertThat(json.readTree(payload)).isEqualTo(api.get(path(a, id)).json());
 		}
+	}
+
+	@Test
+	void aRowThatBreaksAConstraintAtCommitIsRefusedAloneAndItsGroupCommits() throws Exception {
+		String service = Names.service("behind-check");
+		Api api = Api.on(port);
+		assertThat(api.put(path(service, "g1"), Registration.at("10.0.0.1", 8080).weight(10)).status()).isEqualTo(201);
+		CountDownLatch busy = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
+			Future<Object> holder = pool.submit(() -> groups.run(ServiceName.of(Names.service("holder")), null, () -> {
+				busy.countDown();
+				awaitQuietly(release);
+				return null;
+			}));
+			assertThat(busy.await(30, TimeUnit.SECONDS)).isTrue();
+			Future<Integer> before = queued(pool, () -> put(api, service, "g1", 11), 1);
+			// A port out of range: nothing in the JVM refuses it, the table's CHECK does,
+			// when
+			// the group's rows are written at commit.
+			Future<Instance> broken = queued(pool,
+					() -> groups.run(ServiceName.of(service), InstanceId.of("bad"), () -> {
+						LockedService locked = path.lockOrCreate(ServiceName.of(service), InstanceId.of("bad"));
+						Instance bad = new Instance(ServiceName.of(service), InstanceId.of("bad"), "10.0.0.9", 70000,
+								null, Weight.of(10), Weight.of(10), Weight.of(10), Mode.SERVING, null, Health.PASSING,
+								false, new Metadata(Map.of()), new Tags(List.of()), 30, Instant.now(), 0);
+						return locked.changes(Guard.none()).put(null, bad).commit().stored(InstanceId.of("bad"));
+					}), 2);
+			Future<Integer> after = queued(pool, () -> put(api, service, "g2", 20), 3);
+			release.countDown();
+			holder.get(30, TimeUnit.SECONDS);
+			assertThat(before.get(30, TimeUnit.SECONDS)).isEqualTo(200);
+			assertThat(after.get(30, TimeUnit.SECONDS)).isEqualTo(201);
+			assertThatThrownBy(() -> broken.get(30, TimeUnit.SECONDS)).cause()
+				.isInstanceOf(DataIntegrityViolationException.class);
+		}
+		assertThat(log(service)).containsExactly("1:UPSERT:g1:10", "2:UPSERT:g1:11", "3:UPSERT:g2:20");
+		assertThat(rows(service)).containsExactly("g1:11:2", "g2:20:3");
+		assertThat(revision(service)).isEqualTo(3);
 	}
 
 	@Test
