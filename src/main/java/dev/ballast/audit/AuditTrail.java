@@ -1,6 +1,5 @@
 package dev.ballast.audit;
 
-import java.sql.Timestamp;
 import java.time.Clock;
 
 import dev.ballast.database.CommitBatch;
@@ -21,10 +20,18 @@ import org.springframework.transaction.annotation.Transactional;
 @Transactional(propagation = Propagation.MANDATORY)
 public class AuditTrail {
 
-	private static final String INSERT = """
+	/** A transaction's events, in the order recorded (their ids ascending). */
+	private static final CommitBatch.Rows ROWS = new CommitBatch.Rows(30, """
 			INSERT INTO audit_event (at, token_id, token_name, action, service, instance, before, after,
 			                         normalizations, forced, request_id, details)
-			VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?::jsonb)""";
+			SELECT at::timestamptz, token_id, token_name, action, service, instance, before::jsonb, after::jsonb,
+			       normalizations::text[], forced, request_id, details::jsonb
+			  FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+			              ?::text[], ?::bool[], ?::text[], ?::text[]) WITH ORDINALITY
+			       AS e(at, token_id, token_name, action, service, instance, before, after, normalizations, forced,
+			            request_id, details, n)
+			 ORDER BY n""", "text", "text", "text", "text", "text", "text", "text", "text", "text", "bool", "text",
+			"text");
 
 	private final CommitBatch batch;
 
@@ -55,9 +62,9 @@ public class AuditTrail {
 	}
 
 	private void write(AuditEntry entry, Actor actor) {
-		batch.append(INSERT, Timestamp.from(clock.instant()), actor.tokenId(), actor.tokenName(), entry.action().code(),
+		batch.append(ROWS, clock.instant().toString(), actor.tokenId(), actor.tokenName(), entry.action().code(),
 				entry.service(), entry.instance(), jsonOrNull(entry.before()), jsonOrNull(entry.after()),
-				entry.normalizations().toArray(String[]::new), entry.forced(), requestIds.current(),
+				CommitBatch.arrayLiteral(entry.normalizations()), entry.forced(), requestIds.current(),
 				entry.details().isEmpty() ? null : json.writeValueAsString(entry.details()));
 	}
 

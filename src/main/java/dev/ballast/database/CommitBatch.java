@@ -1,25 +1,32 @@
 package dev.ballast.database;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
 
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.SqlTypeValue;
-import org.springframework.jdbc.core.StatementCreatorUtils;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * Rows a transaction appends and never reads back (change-log rows and their
- * notification, audit events), written together just before it commits: one round trip to
- * PostgreSQL carrying every statement (the driver sends a prepared statement of several
- * commands in one exchange), in the order they were appended. They commit or roll back
- * with the transaction like any other statement of it; a transaction that rolls back
- * never sends them.
+ * Rows a transaction writes and does not read back until it commits (change-log rows and
+ * their notification, audit events, a group's instance rows), written together just
+ * before it commits, or earlier when the transaction asks ({@link #flush()}): one round
+ * trip to PostgreSQL carrying one statement per kind of rows ({@link Rows}), each over
+ * arrays of the rows' columns, whatever their number. The statements' text depends only
+ * on which kinds are present, so PostgreSQL parses and plans each once per connection
+ * (the driver prepares it on the server) rather than once per transaction. They commit or
+ * roll back with the transaction like any other statement of it; a transaction that rolls
+ * back never sends them.
  */
 @Component
 public class CommitBatch {
@@ -31,48 +38,129 @@ public class CommitBatch {
 	}
 
 	/**
-	 * Appends a statement to the current transaction's batch.
+	 * Appends a row to the current transaction's batch.
+	 * @param row one value per column of {@code rows}, in its order
 	 * @throws IllegalStateException outside a transaction
 	 */
-	public void append(String sql, Object... params) {
+	public void append(Rows rows, Object... row) {
+		if (row.length != rows.types.size()) {
+			throw new IllegalArgumentException(
+					"%d values for the %d columns of %s".formatted(row.length, rows.types.size(), rows.sql));
+		}
+		pending(rows.sql).rows.computeIfAbsent(rows, key -> new ArrayList<>()).add(row);
+	}
+
+	/**
+	 * Writes what the current transaction has appended now, for a transaction about to
+	 * read rows it appended.
+	 */
+	public void flush() {
+		Pending pending = find();
+		if (pending != null) {
+			pending.write();
+		}
+	}
+
+	private Pending pending(String what) {
 		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
-			throw new IllegalStateException("appended rows need a transaction to commit with: " + sql);
+			throw new IllegalStateException("appended rows need a transaction to commit with: " + what);
 		}
-		Pending pending = null;
-		for (TransactionSynchronization synchronization : TransactionSynchronizationManager.getSynchronizations()) {
-			if (synchronization instanceof Pending found && found.owner == this) {
-				pending = found;
-			}
-		}
+		Pending pending = find();
 		if (pending == null) {
 			pending = new Pending(this);
 			TransactionSynchronizationManager.registerSynchronization(pending);
 		}
-		pending.statements.add(new Statement(sql, params));
+		return pending;
 	}
 
-	private void write(List<Statement> statements) {
-		StringBuilder sql = new StringBuilder();
-		List<Object> params = new ArrayList<>();
-		for (Statement statement : statements) {
-			sql.append(sql.isEmpty() ? "" : ";\n").append(statement.sql());
-			params.addAll(Arrays.asList(statement.params()));
+	private Pending find() {
+		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+			return null;
 		}
+		for (TransactionSynchronization synchronization : TransactionSynchronizationManager.getSynchronizations()) {
+			if (synchronization instanceof Pending found && found.owner == this) {
+				return found;
+			}
+		}
+		return null;
+	}
+
+	private void write(Map<Rows, List<Object[]>> batch) {
+		List<Rows> kinds = batch.keySet().stream().sorted(Comparator.comparingInt(Rows::rank)).toList();
+		String sql = kinds.stream().map(Rows::sql).collect(Collectors.joining(";\n"));
 		jdbc.execute((ConnectionCallback<Void>) connection -> {
-			try (PreparedStatement batch = connection.prepareStatement(sql.toString())) {
-				for (int i = 0; i < params.size(); i++) {
-					StatementCreatorUtils.setParameterValue(batch, i + 1, SqlTypeValue.TYPE_UNKNOWN, params.get(i));
+			try (PreparedStatement statement = connection.prepareStatement(sql)) {
+				int index = 1;
+				for (Rows kind : kinds) {
+					index = kind.bind(connection, statement, index, batch.get(kind));
 				}
-				boolean rows = batch.execute();
-				while (rows || batch.getUpdateCount() != -1) {
-					rows = batch.getMoreResults();
+				boolean rows = statement.execute();
+				while (rows || statement.getUpdateCount() != -1) {
+					rows = statement.getMoreResults();
 				}
 			}
 			return null;
 		});
 	}
 
-	private record Statement(String sql, Object[] params) {
+	/**
+	 * A kind of appended rows: one statement whose parameters are the rows' columns, each
+	 * an array of one of the element types {@code text}, {@code int4}, {@code int8},
+	 * {@code bool} (read them with {@code unnest(?::text[], ?::int8[], ...)}). Other
+	 * types travel as text and are cast in the statement: a timestamp as its ISO-8601
+	 * text ({@code Instant.toString()}), JSON as its text, a column of arrays as array
+	 * literals ({@link #arrayLiteral}). Kinds present in one transaction are written in
+	 * the order of their rank.
+	 */
+	public static final class Rows {
+
+		private final int rank;
+
+		private final String sql;
+
+		private final List<String> types;
+
+		public Rows(int rank, String sql, String... types) {
+			this.rank = rank;
+			this.sql = Objects.requireNonNull(sql);
+			this.types = List.of(types);
+		}
+
+		int rank() {
+			return rank;
+		}
+
+		String sql() {
+			return sql;
+		}
+
+		private int bind(Connection connection, PreparedStatement statement, int first, List<Object[]> rows)
+				throws SQLException {
+			for (int column = 0; column < types.size(); column++) {
+				Object[] values = switch (types.get(column)) {
+					case "int4" -> new Integer[rows.size()];
+					case "int8" -> new Long[rows.size()];
+					case "bool" -> new Boolean[rows.size()];
+					default -> new String[rows.size()];
+				};
+				for (int row = 0; row < values.length; row++) {
+					values[row] = rows.get(row)[column];
+				}
+				statement.setArray(first + column, connection.createArrayOf(types.get(column), values));
+			}
+			return first + types.size();
+		}
+
+	}
+
+	/**
+	 * A PostgreSQL array literal of strings, for a column of arrays (every element
+	 * quoted, so that a string spelled NULL stays a string).
+	 */
+	public static String arrayLiteral(List<String> values) {
+		return values.stream()
+			.map(value -> "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
+			.collect(Collectors.joining(",", "{", "}"));
 	}
 
 	/** One transaction's batch; suspended and resumed with it. */
@@ -80,18 +168,22 @@ public class CommitBatch {
 
 		private final CommitBatch owner;
 
-		private final List<Statement> statements = new ArrayList<>();
+		private final Map<Rows, List<Object[]>> rows = new LinkedHashMap<>();
 
 		Pending(CommitBatch owner) {
 			this.owner = owner;
 		}
 
+		void write() {
+			if (!rows.isEmpty()) {
+				owner.write(rows);
+				rows.clear();
+			}
+		}
+
 		@Override
 		public void beforeCommit(boolean readOnly) {
-			if (!statements.isEmpty()) {
-				owner.write(statements);
-				statements.clear();
-			}
+			write();
 		}
 
 	}

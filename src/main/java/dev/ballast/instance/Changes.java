@@ -88,10 +88,11 @@ public final class Changes {
 		}
 		Instance before = change.before();
 		if (before != null && change.after().sameRegistrationAs(before)) {
-			if (!change.after().lastRenewedAt().equals(before.lastRenewedAt())) {
-				path.instances().renew(before.service(), before.id(), change.after().lastRenewedAt());
+			Instance renewed = change.after().withRevision(before.revision());
+			if (!renewed.lastRenewedAt().equals(before.lastRenewedAt())) {
+				path.renew(renewed);
 			}
-			return change.after().withRevision(before.revision());
+			return renewed;
 		}
 		return path.save(change.after());
 	}

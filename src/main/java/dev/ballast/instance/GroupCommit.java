@@ -19,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -51,6 +52,13 @@ import org.springframework.web.context.request.RequestContextHolder;
  * attempt. Work a write does outside the transaction (a counter, a log line) therefore
  * goes through {@link #afterCommit}.
  * <p>
+ * A group's transaction keeps the rows it locks and changes in memory
+ * ({@link WriteBehind}): it locks the services of its writes and the instances they name
+ * in one statement as it begins, and writes the changed rows, each service's revision
+ * once, with the change log and the audit, in one exchange before it commits. Should that
+ * break a constraint, the group runs again with a statement per change, so that only the
+ * write at fault is refused.
+ * <p>
  * No write waits for company: the committer takes whatever is queued when it is free, so
  * a lone write is committed at once, and a group forms only from writes that would
  * otherwise have queued for CPU or for the service's row lock.
@@ -72,13 +80,17 @@ class GroupCommit implements SmartLifecycle {
 
 	private final WriteSettings settings;
 
+	private final WriteBehind behind;
+
 	private volatile Thread committer;
 
 	private volatile boolean running;
 
-	GroupCommit(PlatformTransactionManager transactions, WriteSettings settings, MeterRegistry meters) {
+	GroupCommit(PlatformTransactionManager transactions, WriteSettings settings, WriteBehind behind,
+			MeterRegistry meters) {
 		this.transactions = new TransactionTemplate(transactions);
 		this.settings = settings;
+		this.behind = behind;
 		Gauge.builder("ballast.writes.waiting", queue, BlockingQueue::size)
 			.description("Writes waiting for the committer to take them into a group")
 			.register(meters);
@@ -95,16 +107,18 @@ class GroupCommit implements SmartLifecycle {
 	 * while the committer is not running (startup, shutdown), it runs in the caller's
 	 * transaction or a new one of its own.
 	 * @param service the service the write locks first
+	 * @param id the instance the write is about, locked with the group's services when it
+	 * begins (null: none)
 	 * @throws QueryTimeoutException when it is not committed within the commit wait
 	 */
-	<T> T run(ServiceName service, Supplier<T> work) {
+	<T> T run(ServiceName service, InstanceId id, Supplier<T> work) {
 		if (TransactionSynchronizationManager.isActualTransactionActive()) {
 			return work.get();
 		}
 		if (!running) {
 			return transactions.execute(status -> work.get());
 		}
-		Write<T> write = new Write<>(service, work, SecurityContextHolder.getContext(),
+		Write<T> write = new Write<>(new WriteBehind.Target(service, id), work, SecurityContextHolder.getContext(),
 				RequestContextHolder.getRequestAttributes());
 		queue.add(write);
 		return write.outcome(settings.commitWait());
@@ -155,11 +169,16 @@ class GroupCommit implements SmartLifecycle {
 
 	private void commit(List<Write<?>> taken) {
 		List<Write<?>> pending = new ArrayList<>(taken);
-		pending.sort(Comparator.comparing(write -> write.service().value()));
+		pending.sort(Comparator.comparing(write -> write.target().service().value()));
+		boolean writeBehind = true;
 		while (!pending.isEmpty()) {
 			Attempt attempt = new Attempt();
+			boolean keepRows = writeBehind;
 			try {
 				transactions.executeWithoutResult(status -> {
+					if (keepRows) {
+						behind.begin(pending.stream().map(Write::target).toList());
+					}
 					for (Write<?> write : pending) {
 						Throwable failure = write.run();
 						if (failure != null) {
@@ -170,6 +189,16 @@ class GroupCommit implements SmartLifecycle {
 						}
 					}
 				});
+			}
+			catch (DataIntegrityViolationException ex) {
+				if (keepRows && attempt.failed == null) {
+					// A row the group wrote at commit broke a constraint: run the writes
+					// again with their own statements, to refuse only the one at fault.
+					writeBehind = false;
+					continue;
+				}
+				pending.forEach(write -> write.fail(attempt.failed == write ? attempt.failure : ex));
+				return;
 			}
 			catch (RuntimeException ex) {
 				// Beginning or committing failed: nothing of the group is stored.
@@ -237,7 +266,7 @@ class GroupCommit implements SmartLifecycle {
 	/** One caller's write, with the request context its audit entry reads. */
 	private static final class Write<T> {
 
-		private final ServiceName service;
+		private final WriteBehind.Target target;
 
 		private final Supplier<T> work;
 
@@ -251,15 +280,15 @@ class GroupCommit implements SmartLifecycle {
 
 		private T result;
 
-		Write(ServiceName service, Supplier<T> work, SecurityContext security, RequestAttributes request) {
-			this.service = service;
+		Write(WriteBehind.Target target, Supplier<T> work, SecurityContext security, RequestAttributes request) {
+			this.target = target;
 			this.work = work;
 			this.security = security;
 			this.request = request;
 		}
 
-		ServiceName service() {
-			return service;
+		WriteBehind.Target target() {
+			return target;
 		}
 
 		/** Claims the write for the committer, unless its caller gave up on it. */

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.ballast.database.CommitBatch;
 import dev.ballast.weight.Weight;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.ObjectMapper;
@@ -26,13 +27,52 @@ class InstanceStore {
 	private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
 	};
 
+	/** A group's instances removed ({@link WriteBehind}). */
+	private static final CommitBatch.Rows DELETES = new CommitBatch.Rows(1, """
+			DELETE FROM instance USING unnest(?::text[], ?::text[]) AS r(service, id)
+			 WHERE instance.service = r.service AND instance.id = r.id""", "text", "text");
+
+	/**
+	 * A group's instances stored, each once in its last state ({@link WriteBehind}); a
+	 * new one is registered at its first renewal.
+	 */
+	private static final CommitBatch.Rows UPSERTS = new CommitBatch.Rows(2,
+			"""
+					INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
+					                      mode_reason, mode_until, unconfirmed_subscribers, health, ejected,
+					                      metadata, tags, lease_ttl_seconds, last_renewed_at, registered_at, revision)
+					SELECT service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
+					       mode_reason, mode_until::timestamptz, unconfirmed::text[], health, ejected,
+					       metadata::jsonb, tags::text[], lease_ttl_seconds, renewed::timestamptz, renewed::timestamptz, revision
+					  FROM unnest(?::text[], ?::text[], ?::text[], ?::int4[], ?::text[], ?::int4[], ?::int4[], ?::int4[],
+					              ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bool[], ?::text[], ?::text[],
+					              ?::int4[], ?::text[], ?::int8[])
+					       AS r(service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
+					            mode_reason, mode_until, unconfirmed, health, ejected, metadata, tags, lease_ttl_seconds,
+					            renewed, revision)
+					ON CONFLICT (service, id) DO UPDATE SET
+					       address = EXCLUDED.address, port = EXCLUDED.port, zone = EXCLUDED.zone,
+					       weight = EXCLUDED.weight, effective_weight = EXCLUDED.effective_weight,
+					       nominal_weight = EXCLUDED.nominal_weight,
+					       mode = EXCLUDED.mode, mode_reason = EXCLUDED.mode_reason, mode_until = EXCLUDED.mode_until,
+					       unconfirmed_subscribers = EXCLUDED.unconfirmed_subscribers,
+					       health = EXCLUDED.health, ejected = EXCLUDED.ejected,
+					       metadata = EXCLUDED.metadata, tags = EXCLUDED.tags,
+					       lease_ttl_seconds = EXCLUDED.lease_ttl_seconds, last_renewed_at = EXCLUDED.last_renewed_at,
+					       revision = EXCLUDED.revision""",
+			"text", "text", "text", "int4", "text", "int4", "int4", "int4", "text", "text", "text", "text", "text",
+			"bool", "text", "text", "int4", "text", "int8");
+
 	private final JdbcClient jdbc;
 
 	private final ObjectMapper json;
 
-	InstanceStore(JdbcClient jdbc, ObjectMapper json) {
+	private final CommitBatch batch;
+
+	InstanceStore(JdbcClient jdbc, ObjectMapper json, CommitBatch batch) {
 		this.jdbc = jdbc;
 		this.json = json;
+		this.batch = batch;
 	}
 
 	Optional<Instance> find(ServiceName service, InstanceId id) {
@@ -74,6 +114,71 @@ class InstanceStore {
 			.query((rs, row) -> new ServiceWithInstance(ServiceStore.settings(rs, "s_"),
 					rs.getString("id") == null ? Optional.empty() : Optional.of(instance(rs, row))))
 			.optional();
+	}
+
+	/**
+	 * Locks the services of a group's writes in name order, each with the instances the
+	 * writes name, in one statement (each service's row before its instances', the order
+	 * every writer takes them in; the order of names is the committer's, so that groups
+	 * on several nodes cannot deadlock), and keeps what it read in {@code rows}: the
+	 * services that are registered, and for each of them whether each named instance is.
+	 */
+	void lockGroup(List<WriteBehind.Target> targets, WriteBehind.Rows rows) {
+		String[] names = targets.stream().map(target -> target.service().value()).distinct().toArray(String[]::new);
+		String[] ids = targets.stream()
+			.filter(target -> target.id() != null)
+			.map(target -> target.id().value())
+			.distinct()
+			.toArray(String[]::new);
+		jdbc.sql(
+				"""
+						WITH s AS MATERIALIZED (
+						  SELECT name, weight_policy, default_weight, lease_ttl_seconds, max_unroutable_percent,
+						         max_ejection_percent, revision
+						    FROM service WHERE name = ANY(?::text[]) ORDER BY name COLLATE "C" FOR UPDATE)
+						SELECT s.name AS s_name, s.weight_policy AS s_weight_policy, s.default_weight AS s_default_weight,
+						       s.lease_ttl_seconds AS s_lease_ttl_seconds,
+						       s.max_unroutable_percent AS s_max_unroutable_percent,
+						       s.max_ejection_percent AS s_max_ejection_percent, s.revision AS s_revision, i.*
+						  FROM s LEFT JOIN LATERAL (
+						         SELECT %s FROM instance WHERE service = s.name AND id = ANY(?::text[]) FOR UPDATE) AS i ON true"""
+					.formatted(COLUMNS))
+			.params(names, ids)
+			.query(rs -> {
+				ServiceSettings settings = ServiceStore.settings(rs, "s_");
+				rows.locked(settings);
+				if (rs.getString("id") != null) {
+					Instance instance = instance(rs, 0);
+					rows.locked(instance.service(), instance.id(), instance);
+				}
+			});
+		for (WriteBehind.Target target : targets) {
+			if (target.id() != null && rows.service(target.service()) != null
+					&& rows.instance(target.service(), target.id()) == null) {
+				rows.locked(target.service(), target.id(), null);
+			}
+		}
+	}
+
+	/** Appends a group's stored instance to the transaction's {@link CommitBatch}. */
+	void appendUpsert(Instance instance) {
+		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
+		batch.append(UPSERTS, instance.service().value(), instance.id().value(), instance.address(), instance.port(),
+				instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
+				instance.nominalWeight().value(), instance.mode().name(), detail.map(ModeDetail::reason).orElse(null),
+				detail.map(ModeDetail::until).map(Instant::toString).orElse(null),
+				detail.map(ModeDetail::unconfirmedSubscribers)
+					.filter(names -> !names.isEmpty())
+					.map(CommitBatch::arrayLiteral)
+					.orElse(null),
+				instance.health().name(), instance.ejected(), json.writeValueAsString(instance.metadata().entries()),
+				CommitBatch.arrayLiteral(instance.tags().values()), instance.leaseTtlSeconds(),
+				instance.lastRenewedAt().toString(), instance.revision());
+	}
+
+	/** Appends a group's removed instance to the transaction's {@link CommitBatch}. */
+	void appendDelete(ServiceName service, InstanceId id) {
+		batch.append(DELETES, service.value(), id.value());
 	}
 
 	/** A locked service and one of its instances, locked too when it exists. */

@@ -47,16 +47,14 @@ public final class LockedService {
 
 	/** One instance, or empty when it is not registered. */
 	public Optional<Instance> find(InstanceId id) {
-		return read.computeIfAbsent(id, key -> path.instances().lock(settings.name(), key));
+		return read.computeIfAbsent(id, key -> path.lockInstance(settings.name(), key));
 	}
 
 	/** Every instance of the service, sorted by id. */
 	public List<Instance> instances() {
 		if (!readAll) {
 			read.clear();
-			path.instances()
-				.lockAll(settings.name())
-				.forEach(instance -> read.put(instance.id(), Optional.of(instance)));
+			path.lockAll(settings.name()).forEach(instance -> read.put(instance.id(), Optional.of(instance)));
 			readAll = true;
 		}
 		List<Instance> all = new ArrayList<>();

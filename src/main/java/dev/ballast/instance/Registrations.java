@@ -37,7 +37,7 @@ class Registrations {
 	 * registrations of other requests that arrive meanwhile ({@link WritePath#grouped}).
 	 */
 	Registration register(ServiceName service, InstanceId id, RegistrationRequest request) {
-		return path.grouped(service, () -> registerNow(service, id, request));
+		return path.grouped(service, id, () -> registerNow(service, id, request));
 	}
 
 	private Registration registerNow(ServiceName service, InstanceId id, RegistrationRequest request) {
@@ -69,7 +69,7 @@ class Registrations {
 	 * registrations.
 	 */
 	void deregister(ServiceName service, InstanceId id) {
-		path.grouped(service, () -> {
+		path.grouped(service, id, () -> {
 			deregisterNow(service, id);
 			return null;
 		});

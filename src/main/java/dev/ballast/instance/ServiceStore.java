@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.ballast.database.CommitBatch;
 import dev.ballast.weight.Weight;
 import dev.ballast.weight.WeightPolicy;
 
@@ -27,10 +28,19 @@ class ServiceStore {
 	private static final String HELD_OUT = "(ejected OR mode IN ('DRAINING', 'DRAINED', 'MAINTENANCE') "
 			+ "OR (weight = 0 AND nominal_weight > 0))";
 
+	/** Each service's last revision handed out in a group's transaction. */
+	private static final CommitBatch.Rows REVISIONS = new CommitBatch.Rows(3, """
+			UPDATE service SET revision = r.revision, updated_at = now()
+			  FROM unnest(?::text[], ?::int8[]) AS r(name, revision)
+			 WHERE service.name = r.name""", "text", "int8");
+
 	private final JdbcClient jdbc;
 
-	ServiceStore(JdbcClient jdbc) {
+	private final CommitBatch batch;
+
+	ServiceStore(JdbcClient jdbc, CommitBatch batch) {
 		this.jdbc = jdbc;
+		this.batch = batch;
 	}
 
 	Optional<ServiceSettings> find(ServiceName name) {
@@ -71,6 +81,14 @@ class ServiceStore {
 			.param(name.value())
 			.query(Long.class)
 			.single();
+	}
+
+	/**
+	 * Appends a locked service's revision to the transaction's {@link CommitBatch}
+	 * ({@link WriteBehind}).
+	 */
+	void appendRevision(ServiceName name, long revision) {
+		batch.append(REVISIONS, name.value(), revision);
 	}
 
 	void update(ServiceSettings settings) {

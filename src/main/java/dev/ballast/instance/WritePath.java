@@ -1,6 +1,7 @@
 package dev.ballast.instance;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -39,9 +40,12 @@ public class WritePath {
 
 	private final GroupCommit groups;
 
+	private final WriteBehind behind;
+
 	WritePath(ServiceStore services, InstanceStore instances, BudgetGuard guard, ApplicationEventPublisher events,
-			AuditTrail audit, Clock clock, GroupCommit groups) {
+			AuditTrail audit, Clock clock, GroupCommit groups, WriteBehind behind) {
 		this.groups = groups;
+		this.behind = behind;
 		this.services = services;
 		this.instances = instances;
 		this.guard = guard;
@@ -60,8 +64,8 @@ public class WritePath {
 	 * runs in it.
 	 */
 	@Transactional(propagation = Propagation.SUPPORTS)
-	<T> T grouped(ServiceName service, Supplier<T> write) {
-		return groups.run(service, write);
+	<T> T grouped(ServiceName service, InstanceId id, Supplier<T> write) {
+		return groups.run(service, id, write);
 	}
 
 	/**
@@ -79,12 +83,30 @@ public class WritePath {
 	 * Like {@link #lock}, for the registry's own jobs: empty when the service is gone.
 	 */
 	public Optional<LockedService> lockIfPresent(ServiceName service) {
-		return services.lock(service).map(settings -> new LockedService(this, settings));
+		WriteBehind.Rows group = behind.current();
+		if (group != null && group.service(service) != null) {
+			return Optional.of(new LockedService(this, group.service(service)));
+		}
+		written(group);
+		Optional<ServiceSettings> locked = services.lock(service);
+		if (group != null) {
+			locked.ifPresent(group::locked);
+		}
+		return locked.map(settings -> new LockedService(this, settings));
 	}
 
 	/** Like {@link #lock}, creating the service with default settings if it is new. */
 	LockedService lockOrCreate(ServiceName service) {
-		return new LockedService(this, services.lockOrCreate(service));
+		WriteBehind.Rows group = behind.current();
+		if (group != null && group.service(service) != null) {
+			return new LockedService(this, group.service(service));
+		}
+		written(group);
+		ServiceSettings locked = services.lockOrCreate(service);
+		if (group != null) {
+			group.locked(locked);
+		}
+		return new LockedService(this, locked);
 	}
 
 	/**
@@ -92,11 +114,57 @@ public class WritePath {
 	 * the service in the same statement, for a write that is about that instance.
 	 */
 	LockedService lockOrCreate(ServiceName service, InstanceId id) {
+		WriteBehind.Rows group = behind.current();
+		if (group != null && group.service(service) != null && group.instance(service, id) != null) {
+			LockedService lockedService = new LockedService(this, group.service(service));
+			lockedService.stored(id, group.instance(service, id).orElse(null));
+			return lockedService;
+		}
+		written(group);
 		return instances.lockWithService(service, id).map(locked -> {
+			if (group != null) {
+				group.locked(locked.settings());
+				group.locked(service, id, locked.instance().orElse(null));
+			}
 			LockedService lockedService = new LockedService(this, locked.settings());
 			lockedService.stored(id, locked.instance().orElse(null));
 			return lockedService;
 		}).orElseGet(() -> lockOrCreate(service));
+	}
+
+	/** Locks and reads one instance of a locked service. */
+	Optional<Instance> lockInstance(ServiceName service, InstanceId id) {
+		WriteBehind.Rows group = behind.current();
+		if (group != null && group.instance(service, id) != null) {
+			return group.instance(service, id);
+		}
+		written(group);
+		Optional<Instance> locked = instances.lock(service, id);
+		if (group != null) {
+			group.locked(service, id, locked.orElse(null));
+		}
+		return locked;
+	}
+
+	/** Locks and reads every instance of a locked service, sorted by id. */
+	List<Instance> lockAll(ServiceName service) {
+		WriteBehind.Rows group = behind.current();
+		written(group);
+		List<Instance> locked = instances.lockAll(service);
+		if (group != null) {
+			locked.forEach(instance -> group.locked(service, instance.id(), instance));
+		}
+		return locked;
+	}
+
+	/**
+	 * Writes what a group's transaction keeps in memory before a statement that must see
+	 * it.
+	 */
+	private static void written(WriteBehind.Rows group) {
+		if (group != null) {
+			group.write();
+		}
 	}
 
 	ServiceStore services() {
@@ -117,23 +185,58 @@ public class WritePath {
 
 	/** Stores a changed instance under a new revision and announces it. */
 	Instance save(Instance changed) {
-		Instance stored = changed.withRevision(instances.upsertAtNextRevision(changed));
+		WriteBehind.Rows group = behind.current();
+		Instance stored;
+		if (group != null) {
+			stored = changed.withRevision(group.nextRevision(changed.service()));
+			group.put(stored);
+		}
+		else {
+			stored = changed.withRevision(instances.upsertAtNextRevision(changed));
+		}
 		events.publishEvent(new InstanceChanged(stored.service(), stored.revision(), stored.id(),
 				InstanceView.of(stored), clock.instant()));
 		return stored;
 	}
 
+	/**
+	 * Renews a lease without a revision: {@code renewed} is what is stored with only its
+	 * lease times changed.
+	 */
+	void renew(Instance renewed) {
+		WriteBehind.Rows group = behind.current();
+		if (group != null) {
+			group.put(renewed);
+		}
+		else {
+			instances.renew(renewed.service(), renewed.id(), renewed.lastRenewedAt());
+		}
+	}
+
 	/** Removes an instance under a new revision and announces it. */
 	void remove(Instance instance) {
-		long revision = instances.deleteAtNextRevision(instance.service(), instance.id());
+		WriteBehind.Rows group = behind.current();
+		long revision;
+		if (group != null) {
+			revision = group.nextRevision(instance.service());
+			group.remove(instance.service(), instance.id());
+		}
+		else {
+			revision = instances.deleteAtNextRevision(instance.service(), instance.id());
+		}
 		events.publishEvent(new InstanceChanged(instance.service(), revision, instance.id(), null, clock.instant()));
 	}
 
 	/** Stores changed settings under a new revision and announces them. */
 	ServiceSettings save(ServiceSettings changed) {
+		WriteBehind.Rows group = behind.current();
+		written(group);
 		long revision = services.nextRevision(changed.name());
 		ServiceSettings stored = changed.withRevision(revision);
 		services.update(stored);
+		if (group != null) {
+			group.updated(stored);
+		}
 		events.publishEvent(new ServiceChanged(stored.name(), revision, SettingsView.of(stored), clock.instant()));
 		return stored;
 	}

@@ -1,7 +1,5 @@
 package dev.ballast.watch;
 
-import java.sql.Timestamp;
-
 import dev.ballast.database.CommitBatch;
 import dev.ballast.instance.InstanceChanged;
 import dev.ballast.instance.ServiceChanged;
@@ -22,12 +20,19 @@ class ChangeLog {
 	/** The notification channel: its payload is the name of the service that changed. */
 	static final String CHANNEL = "ballast_changes";
 
-	private static final String APPEND = """
+	/**
+	 * The rows of a transaction, then one notification per service they name (PostgreSQL
+	 * delivers equal notifications of one transaction once anyway).
+	 */
+	private static final CommitBatch.Rows ROWS = new CommitBatch.Rows(20, """
 			WITH logged AS (
 			    INSERT INTO change_log (service, revision, kind, instance_id, payload, changed_at)
-			    VALUES (?, ?, ?, ?, ?::jsonb, ?)
+			    SELECT service, revision, kind, instance_id, payload::jsonb, changed_at::timestamptz
+			      FROM unnest(?::text[], ?::int8[], ?::text[], ?::text[], ?::text[], ?::text[])
+			           AS r(service, revision, kind, instance_id, payload, changed_at)
 			    RETURNING service)
-			SELECT pg_notify('%s', service)::text FROM logged""".formatted(CHANNEL);
+			SELECT pg_notify('%s', service)::text FROM (SELECT DISTINCT service FROM logged) AS changed"""
+		.formatted(CHANNEL), "text", "int8", "text", "text", "text", "text");
 
 	private final CommitBatch batch;
 
@@ -57,7 +62,7 @@ class ChangeLog {
 		// every node listening, this one included: that is how watchers everywhere learn
 		// of it. The row goes in with the transaction's other appended rows, just before
 		// it commits: nothing reads it before then.
-		batch.append(APPEND, service, revision, kind, instanceId, json.writeValueAsString(payload), Timestamp.from(at));
+		batch.append(ROWS, service, revision, kind, instanceId, json.writeValueAsString(payload), at.toString());
 	}
 
 	/** The payload of a {@code remove} event. */

@@ -51,7 +51,7 @@ class GroupCommitTest {
 		CountDownLatch release = new CountDownLatch(1);
 		try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
 			// Holds the committer inside a transaction, so that what comes next queues.
-			Future<Object> holder = pool.submit(() -> groups.run(ServiceName.of(Names.service("holder")), () -> {
+			Future<Object> holder = pool.submit(() -> groups.run(ServiceName.of(Names.service("holder")), null, () -> {
 				busy.countDown();
 				awaitQuietly(release);
 				return null;
@@ -94,7 +94,7 @@ class GroupCommitTest {
 	void aLoneWriteIsCommittedWithoutWaitingForCompany() {
 		String service = Names.service("alone");
 		long began = System.nanoTime();
-		Object txid = groups.run(ServiceName.of(service),
+		Object txid = groups.run(ServiceName.of(service), null,
 				() -> jdbc.sql("SELECT txid_current()").query(Long.class).single());
 		assertThat(txid).isInstanceOf(Long.class);
 		assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(5));

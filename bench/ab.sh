@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Two Ballast builds side by side, with etcd, for durable registrations (issue 13, item 3):
+# starts both jars (each with its own embedded PostgreSQL) and etcd on loopback, then runs
+# `Compare registrations` (8 clients, 10 s, no warm-up of its own) against A, B and etcd in
+# turn, round after round, so that all three share each stretch of the machine's load: the
+# first rounds are the JITs' warm-up, the later ones the figures. For the two Ballast nodes
+# it also prints the CPU per write by thread kind (request threads, the committer, JIT, GC,
+# PostgreSQL with all its processes; bench/cpu_split.py), over the run, the read-back of the
+# 400 instances included.
+#
+#   bench/ab.sh OLD.jar NEW.jar [ROUNDS]      # ROUNDS defaults to 6, ~45 s each
+set -euo pipefail
+cd "$(dirname "$0")/.."
+(($# >= 2)) || { sed -n '2,10p' "$0"; exit 2; }
+old="$1" new="$2" rounds="${3:-6}"
+stop_timeout=45
+data=""
+work="$(mktemp -d /tmp/ballast-ab.XXXXXX)"
+BALLAST_JAR="$old"
+# shellcheck source=bench/node.sh
+source bench/node.sh
+pids=()
+stop_all() {
+	local pid
+	for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+	for pid in "${pids[@]}"; do
+		timeout "$stop_timeout" tail --pid="$pid" -f /dev/null 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+	done
+	rm -rf "$work"
+}
+trap stop_all EXIT
+
+javac -d "$work/classes" bench/Compare.java bench/CompareWatch.java bench/Peer.java bench/Http1.java \
+	bench/BenchArgs.java bench/ProcCpu.java
+port() {
+	local p
+	while :; do
+		p=$((20000 + RANDOM % 12000))
+		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+	done
+}
+declare -A url jvm pg
+for node in A B; do
+	jar="$old"; [[ "$node" == B ]] && jar="$new"
+	p="$(port)"
+	url[$node]="http://127.0.0.1:$p"
+	java -Xmx1g -jar "$jar" --server.port="$p" --server.address=127.0.0.1 --ballast.data-dir="$work/$node" \
+		"${node_options[@]}" >"$work/$node.log" 2>&1 &
+	pids+=($!)
+	jvm[$node]=$!
+done
+etcd_port="$(port)" peer_port="$(port)"
+etcd_url="http://127.0.0.1:$etcd_port"
+etcd --name bench --data-dir "$work/etcd" --listen-client-urls "$etcd_url" --advertise-client-urls "$etcd_url" \
+	--listen-peer-urls "http://127.0.0.1:$peer_port" --initial-advertise-peer-urls "http://127.0.0.1:$peer_port" \
+	--initial-cluster "bench=http://127.0.0.1:$peer_port" --log-level warn >"$work/etcd.log" 2>&1 &
+pids+=($!)
+etcd_pid=$!
+up() { # url pattern pid
+	local deadline=$((SECONDS + 600))
+	until curl -fsS -m 2 "$1" 2>/dev/null | grep -q "$2"; do
+		kill -0 "$3" 2>/dev/null && ((SECONDS < deadline)) || { echo "$1 did not come up" >&2; exit 1; }
+		sleep 0.25
+	done
+}
+for node in A B; do
+	up "${url[$node]}/actuator/health" UP "${jvm[$node]}"
+	pg[$node]="$(head -n1 "$work/$node/postgres/postmaster.pid")"
+done
+up "$etcd_url/health" '"health":"true"' "$etcd_pid"
+echo "A: $old; B: $new; etcd: $(etcd --version | head -n1); $(nproc) CPUs"
+for round in $(seq "$rounds"); do
+	echo "round $round, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+	for node in A B; do
+		python3 bench/cpu_split.py snapshot "${jvm[$node]}" "${pg[$node]}" >"$work/before.json"
+		result="$(java -cp "$work/classes" Compare registrations --target ballast --url "${url[$node]}" \
+			--pids "${jvm[$node]},${pg[$node]}" --warmup 0 --seconds 10 | grep '^RESULT')"
+		python3 bench/cpu_split.py snapshot "${jvm[$node]}" "${pg[$node]}" >"$work/after.json"
+		echo "${result/target=ballast/target=$node}"
+		writes="$(sed 's/.* ops=\([0-9]*\).*/\1/' <<<"$result")"
+		echo "  $node $(python3 bench/cpu_split.py per-write "$work/before.json" "$work/after.json" "$writes")"
+	done
+	java -cp "$work/classes" Compare registrations --target etcd --url "$etcd_url" --pids "$etcd_pid" \
+		--warmup 0 --seconds 10 | grep '^RESULT'
+done

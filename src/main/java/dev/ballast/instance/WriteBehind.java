@@ -1,0 +1,167 @@
+package dev.ballast.instance;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.ballast.database.CommitBatch;
+
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * The service and instance rows a group's transaction ({@link GroupCommit}) holds locked,
+ * kept in memory with the changes its writes make to them, so that a write costs no
+ * statement of its own: the group locks its services and the instances its writes name in
+ * one statement when it begins, each write reads them here and hands out its revision
+ * from the locked service's, and the changed rows are written at commit with the change
+ * log and the audit ({@link CommitBatch}), each service's revision once, in one exchange.
+ * <p>
+ * What the transaction has not read here is read from the database, after writing what is
+ * pending, so that every read sees every earlier write of the transaction. A row removed
+ * and written again is written in between, so that the removal cascades as it would have.
+ */
+@Component
+class WriteBehind {
+
+	private final InstanceStore instances;
+
+	private final ServiceStore services;
+
+	private final CommitBatch batch;
+
+	WriteBehind(InstanceStore instances, ServiceStore services, CommitBatch batch) {
+		this.instances = instances;
+		this.services = services;
+		this.batch = batch;
+	}
+
+	/**
+	 * Starts keeping the current transaction's rows, and locks the services of
+	 * {@code targets} (sorted by name) with the instances they name, in one statement.
+	 */
+	void begin(List<Target> targets) {
+		Rows rows = new Rows(this);
+		TransactionSynchronizationManager.bindResource(this, rows);
+		TransactionSynchronizationManager.registerSynchronization(rows);
+		if (!targets.isEmpty()) {
+			instances.lockGroup(targets, rows);
+		}
+	}
+
+	/** The current transaction's rows, or null when it keeps none (it is no group's). */
+	Rows current() {
+		return TransactionSynchronizationManager.isSynchronizationActive()
+				? (Rows) TransactionSynchronizationManager.getResource(this) : null;
+	}
+
+	/** A service a write of the group is about, and the instance it names, if any. */
+	record Target(ServiceName service, InstanceId id) {
+	}
+
+	private record Key(ServiceName service, InstanceId id) {
+	}
+
+	/** One transaction's rows. */
+	static final class Rows implements TransactionSynchronization {
+
+		private final WriteBehind owner;
+
+		private final Map<ServiceName, ServiceSettings> services = new HashMap<>();
+
+		private final Map<Key, Optional<Instance>> read = new HashMap<>();
+
+		/** The rows to write, each in its last state (empty: removed). */
+		private final Map<Key, Optional<Instance>> changed = new LinkedHashMap<>();
+
+		private final Map<ServiceName, Long> revisions = new LinkedHashMap<>();
+
+		Rows(WriteBehind owner) {
+			this.owner = owner;
+		}
+
+		/** The locked service's settings and revision, or null when not locked here. */
+		ServiceSettings service(ServiceName name) {
+			return services.get(name);
+		}
+
+		/**
+		 * The locked instance (empty: not registered), or null when not read here.
+		 */
+		Optional<Instance> instance(ServiceName service, InstanceId id) {
+			return read.get(new Key(service, id));
+		}
+
+		/** Keeps a service row the transaction has locked. */
+		void locked(ServiceSettings settings) {
+			services.put(settings.name(), settings);
+		}
+
+		/** Keeps an instance row the transaction has locked (null: not registered). */
+		void locked(ServiceName service, InstanceId id, Instance instance) {
+			read.put(new Key(service, id), Optional.ofNullable(instance));
+		}
+
+		/** Hands out a locked service's next revision. */
+		long nextRevision(ServiceName name) {
+			ServiceSettings settings = services.get(name);
+			long revision = settings.revision() + 1;
+			services.put(name, settings.withRevision(revision));
+			revisions.put(name, revision);
+			return revision;
+		}
+
+		/** Stores an instance, as locked and read. */
+		void put(Instance instance) {
+			Key key = new Key(instance.service(), instance.id());
+			Optional<Instance> pending = changed.get(key);
+			if (pending != null && pending.isEmpty()) {
+				write();
+			}
+			changed.put(key, Optional.of(instance));
+			read.put(key, Optional.of(instance));
+		}
+
+		/** Removes an instance. */
+		void remove(ServiceName service, InstanceId id) {
+			Key key = new Key(service, id);
+			changed.put(key, Optional.empty());
+			read.put(key, Optional.empty());
+		}
+
+		/**
+		 * Writes what is pending, with everything else the transaction appended, for a
+		 * read or a statement of its own that must see it.
+		 */
+		void write() {
+			if (!changed.isEmpty() || !revisions.isEmpty()) {
+				changed.forEach((key, row) -> row.ifPresentOrElse(owner.instances::appendUpsert,
+						() -> owner.instances.appendDelete(key.service(), key.id())));
+				revisions.forEach(owner.services::appendRevision);
+				changed.clear();
+				revisions.clear();
+			}
+			owner.batch.flush();
+		}
+
+		/** After a statement of the transaction's own changed a service row. */
+		void updated(ServiceSettings settings) {
+			services.put(settings.name(), settings);
+		}
+
+		@Override
+		public void beforeCommit(boolean readOnly) {
+			write();
+		}
+
+		@Override
+		public void afterCompletion(int status) {
+			TransactionSynchronizationManager.unbindResourceIfPossible(owner);
+		}
+
+	}
+
+}

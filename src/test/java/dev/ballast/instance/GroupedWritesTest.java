@@ -1,0 +1,238 @@
+package dev.ballast.instance;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import dev.ballast.support.Api;
+import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
+import dev.ballast.support.RegistryTest;
+import dev.ballast.weight.Weight;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A group's writes keep their rows in memory and write them at commit
+ * ({@link WriteBehind}): whatever the mix in one group (several services, a new service,
+ * a refused write in the middle, a removal and a registration again of the same instance,
+ * a registration that only renews), the revisions, change-log rows, instance rows and
+ * audit events are those of the same writes made one at a time.
+ */
+@RegistryTest
+class GroupedWritesTest {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	GroupCommit groups;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@Autowired
+	ObjectMapper json;
+
+	@Autowired
+	WritePath path;
+
+	@Test
+	void aMixedGroupStoresWhatTheSameWritesOneAtATimeWould() throws Exception {
+		String a = Names.service("behind-a");
+		String b = Names.service("behind-b");
+		Api api = Api.on(port);
+		assertThat(api.put(path(b, "b1"), Registration.at("10.0.1.1", 8080).weight(100)).status()).isEqualTo(201);
+		CountDownLatch busy = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		List<Future<Integer>> answers = new ArrayList<>();
+		try (ExecutorService pool = Executors.newFixedThreadPool(12)) {
+			// Holds the committer inside a transaction, so that what comes next queues
+			// into one group.
+			Future<Object> holder = pool.submit(() -> groups.run(ServiceName.of(Names.service("holder")), null, () -> {
+				busy.countDown();
+				awaitQuietly(release);
+				return null;
+			}));
+			assertThat(busy.await(30, TimeUnit.SECONDS)).isTrue();
+			int waiting = 0;
+			answers.add(queued(pool, () -> put(api, b, "b1", 50), ++waiting));
+			answers.add(queued(pool, () -> put(api, a, "a1", 10), ++waiting));
+			answers.add(queued(pool, () -> put(api, a, "a2", 20), ++waiting));
+			answers.add(queued(pool, () -> put(api, b, "b2", 100), ++waiting));
+			// b1 at 0 would take 50 of 150 nominal weight out: over the 25% budget.
+			answers.add(queued(pool, () -> put(api, b, "b1", 0), ++waiting));
+			answers.add(queued(pool, () -> put(api, a, "a1", 11), ++waiting));
+			answers.add(queued(pool, () -> api.delete(path(a, "a2")).status(), ++waiting));
+			answers.add(queued(pool, () -> put(api, a, "a2", 21), ++waiting));
+			// The same registration again: renews the lease, costs no revision.
+			answers.add(queued(pool, () -> put(api, b, "b2", 100), ++waiting));
+			answers.add(queued(pool, () -> put(api, a, "a3", 30), ++waiting));
+			release.countDown();
+			holder.get(30, TimeUnit.SECONDS);
+			List<Integer> statuses = new ArrayList<>();
+			for (Future<Integer> answer : answers) {
+				statuses.add(answer.get(30, TimeUnit.SECONDS));
+			}
+			assertThat(statuses).containsExactly(200, 201, 201, 201, 409, 200, 204, 201, 200, 201);
+		}
+
+		assertThat(log(a)).containsExactly("1:UPSERT:a1:10", "2:UPSERT:a2:20", "3:UPSERT:a1:11", "4:REMOVE:a2:-",
+				"5:UPSERT:a2:21", "6:UPSERT:a3:30");
+		assertThat(log(b)).containsExactly("1:UPSERT:b1:100", "2:UPSERT:b1:50", "3:UPSERT:b2:100");
+		assertThat(revision(a)).isEqualTo(6);
+		assertThat(revision(b)).isEqualTo(3);
+		assertThat(rows(a)).containsExactly("a1:11:3", "a2:21:5", "a3:30:6");
+		assertThat(rows(b)).containsExactly("b1:50:2", "b2:100:3");
+		// Everything but b1's first registration was committed by one transaction.
+		assertThat(jdbc
+			.sql("SELECT count(DISTINCT xmin::text) FROM change_log WHERE service IN (?, ?) AND NOT "
+					+ "(service = ? AND revision = 1)")
+			.params(a, b, b)
+			.query(Long.class)
+			.single()).isEqualTo(1);
+		assertThat(audit(a)).containsExactly("instance.create:a1", "instance.create:a2", "instance.replace:a1",
+				"instance.deregister:a2", "instance.create:a2", "instance.create:a3");
+		assertThat(audit(b)).containsExactly("instance.create:b1", "instance.replace:b1", "instance.create:b2",
+				"instance.replace:b2");
+		// The change log carries what readers are answered.
+		for (String id : List.of("a1", "a2", "a3")) {
+			String payload = jdbc
+				.sql("SELECT payload::text FROM change_log WHERE service = ? AND instance_id = ? "
+						+ "ORDER BY revision DESC LIMIT 1")
+				.params(a, id)
+				.query(String.class)
+				.single();
+			assertThat(json.readTree(payload)).isEqualTo(api.get(path(a, id)).json());
+		}
+	}
+
+	@Test
+	void aRowThatBreaksAConstraintAtCommitIsRefusedAloneAndItsGroupCommits() throws Exception {
+		String service = Names.service("behind-check");
+		Api api = Api.on(port);
+		assertThat(api.put(path(service, "g1"), Registration.at("10.0.0.1", 8080).weight(10)).status()).isEqualTo(201);
+		CountDownLatch busy = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
+			Future<Object> holder = pool.submit(() -> groups.run(ServiceName.of(Names.service("holder")), null, () -> {
+				busy.countDown();
+				awaitQuietly(release);
+				return null;
+			}));
+			assertThat(busy.await(30, TimeUnit.SECONDS)).isTrue();
+			Future<Integer> before = queued(pool, () -> put(api, service, "g1", 11), 1);
+			// A port out of range: nothing in the JVM refuses it, the table's CHECK does,
+			// when
+			// the group's rows are written at commit.
+			Future<Instance> broken = queued(pool,
+					() -> groups.run(ServiceName.of(service), InstanceId.of("bad"), () -> {
+						LockedService locked = path.lockOrCreate(ServiceName.of(service), InstanceId.of("bad"));
+						Instance bad = new Instance(ServiceName.of(service), InstanceId.of("bad"), "10.0.0.9", 70000,
+								null, Weight.of(10), Weight.of(10), Weight.of(10), Mode.SERVING, null, Health.PASSING,
+								false, new Metadata(Map.of()), new Tags(List.of()), 30, Instant.now(), 0);
+						return locked.changes(Guard.none()).put(null, bad).commit().stored(InstanceId.of("bad"));
+					}), 2);
+			Future<Integer> after = queued(pool, () -> put(api, service, "g2", 20), 3);
+			release.countDown();
+			holder.get(30, TimeUnit.SECONDS);
+			assertThat(before.get(30, TimeUnit.SECONDS)).isEqualTo(200);
+			assertThat(after.get(30, TimeUnit.SECONDS)).isEqualTo(201);
+			assertThatThrownBy(() -> broken.get(30, TimeUnit.SECONDS)).cause()
+				.isInstanceOf(DataIntegrityViolationException.class);
+		}
+		assertThat(log(service)).containsExactly("1:UPSERT:g1:10", "2:UPSERT:g1:11", "3:UPSERT:g2:20");
+		assertThat(rows(service)).containsExactly("g1:11:2", "g2:20:3");
+		assertThat(revision(service)).isEqualTo(3);
+	}
+
+	@Test
+	void textThatArrayLiteralsQuoteIsStoredAsSent() {
+		String service = Names.service("behind-text");
+		Api api = Api.on(port);
+		String[] tags = { "q\"uote", "back\\slash", "{brace}", "com,ma", "NULL", "sp ace", "ünï" };
+		Registration registration = Registration.at("10.0.0.1", 8080)
+			.weight(7)
+			.tags(tags)
+			.metadata("k.ey", "v\"a\\l}", "null", "NULL");
+		assertThat(api.put(path(service, "t1"), registration).status()).isEqualTo(201);
+		JsonNode stored = api.get(path(service, "t1")).json();
+		assertThat(stored.get("tags").valueStream().map(JsonNode::stringValue).toList()).containsExactly(tags);
+		assertThat(stored.get("metadata").get("k.ey").stringValue()).isEqualTo("v\"a\\l}");
+		assertThat(stored.get("metadata").get("null").stringValue()).isEqualTo("NULL");
+		assertThat(jdbc.sql("SELECT tags FROM instance WHERE service = ?")
+			.param(service)
+			.query((rs, row) -> List.of((String[]) rs.getArray("tags").getArray()))
+			.single()).containsExactly(tags);
+	}
+
+	private List<String> log(String service) {
+		return jdbc
+			.sql("SELECT revision || ':' || kind || ':' || instance_id || ':' || coalesce(payload ->> 'weight', '-') "
+					+ "FROM change_log WHERE service = ? ORDER BY revision")
+			.param(service)
+			.query(String.class)
+			.list();
+	}
+
+	private List<String> rows(String service) {
+		return jdbc.sql("SELECT id || ':' || weight || ':' || revision FROM instance WHERE service = ? ORDER BY id")
+			.param(service)
+			.query(String.class)
+			.list();
+	}
+
+	private List<String> audit(String service) {
+		return jdbc.sql("SELECT action || ':' || instance FROM audit_event WHERE service = ? ORDER BY id")
+			.param(service)
+			.query(String.class)
+			.list();
+	}
+
+	private long revision(String service) {
+		return jdbc.sql("SELECT revision FROM service WHERE name = ?").param(service).query(Long.class).single();
+	}
+
+	private <T> Future<T> queued(ExecutorService pool, Callable<T> write, int waiting) {
+		Future<T> future = pool.submit(write);
+		await().atMost(Duration.ofSeconds(30)).until(() -> groups.waiting() >= waiting || future.isDone());
+		assertThat(future.isDone()).as("a write queued behind a busy committer was answered").isFalse();
+		return future;
+	}
+
+	private static int put(Api api, String service, String id, int weight) {
+		return api.put(path(service, id), Registration.at("10.0.0.1", 8080).weight(weight)).status();
+	}
+
+	private static String path(String service, String id) {
+		return "/v1/services/" + service + "/instances/" + id;
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
