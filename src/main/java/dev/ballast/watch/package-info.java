@@ -11,9 +11,8 @@
  * delivering thread, which applies it to each service's state and queues it to the live
  * streams and waiting queries of the service, and never waits for the database. This
  * node's own commits reach the delivering thread straight from the commit
- * ({@link dev.ballast.watch.ChangeLog}), ahead of their notification; the reader skips what
- * it applied that way. The
- * instance reads ask this module for the applied state and for blocking waits through the
- * interfaces the instance module defines.
+ * ({@link dev.ballast.watch.ChangeLog}), ahead of their notification; the reader skips
+ * what it applied that way. The instance reads ask this module for the applied state and
+ * for blocking waits through the interfaces the instance module defines.
  */
 package dev.ballast.watch;
