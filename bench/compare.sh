@@ -15,7 +15,9 @@
 #   bench/compare.sh --quick                                  # small sizes, ~4 min
 #
 # Options: --quick, --rounds N (2), --skip LIST (comma-separated: registrations,heartbeats,
-# watch,visibility). Knobs (environment): BALLAST_JAR, BENCH_HEAP (2g, both JVM servers),
+# watch,visibility), --watch-sizes LIST (comma-separated watcher counts for write → event,
+# e.g. 1 for the single-watcher latency alone; default 1,1000,10000, --quick 1,100,1000).
+# Knobs (environment): BALLAST_JAR, BENCH_HEAP (2g, both JVM servers),
 # BENCH_KEEP=dir (copy the logs, results and a top sample every 10 s there),
 # BENCH_HEALTH_TIMEOUT (600 s), BENCH_JFR=file.jfr (record a JFR profile of Ballast).
 set -euo pipefail
@@ -28,12 +30,14 @@ source bench/node.sh
 quick=0
 rounds=2
 skip=""
+sizes_wanted=""
 while (($#)); do
 	case "$1" in
 	--quick) quick=1 ;;
 	--rounds) rounds="$2"; shift ;;
 	--skip) skip="$2"; shift ;;
-	-h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+	--watch-sizes) sizes_wanted="$2"; shift ;;
+	-h | --help) sed -n '2,23p' "$0"; exit 0 ;;
 	*) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -47,15 +51,24 @@ else
 	hb_sizes=(20000 100000); watch_sizes=(1 1000 10000); reg_warmup=10; reg_seconds=10; hb_warmup=5; hb_seconds=10
 	watch_warmup=2; watch_seconds=10; vis_samples=8; vis_spread=12
 fi
+if [[ -n "$sizes_wanted" ]]; then
+	[[ "$sizes_wanted" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || {
+		echo "--watch-sizes wants positive counts separated by commas; got '$sizes_wanted'" >&2
+		exit 2
+	}
+	IFS=, read -r -a watch_sizes <<<"$sizes_wanted"
+fi
 heap="${BENCH_HEAP:-2g}"
 stop_timeout=45
 
 # Streams need a file descriptor each in the generator and in the server.
 ulimit -Hn 1048576 2>/dev/null || true
 ulimit -n "$(ulimit -Hn)"
-need=$((${watch_sizes[-1]} + 2000))
+most=0
+for size in "${watch_sizes[@]}"; do ((size > most)) && most=$size; done
+need=$((most + 2000))
 if [[ "$(ulimit -n)" != unlimited ]] && (($(ulimit -n) < need)); then
-	echo "open-file limit $(ulimit -n) is below the $need that ${watch_sizes[-1]} watchers need" >&2
+	echo "open-file limit $(ulimit -n) is below the $need that $most watchers need" >&2
 	exit 1
 fi
 

@@ -26,7 +26,8 @@ import org.springframework.stereotype.Component;
 class CatalogWaiters implements Notified {
 
 	/**
-	 * The channel the watch module's change log notifies on, with the service as payload.
+	 * The channel the watch module's change log notifies on (payload: the service and
+	 * revision).
 	 */
 	static final String CHANGES = "ballast_changes";
 

@@ -1,11 +1,9 @@
 package dev.ballast.watch;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -54,7 +52,8 @@ class ChangeFollower implements SmartLifecycle {
 	 */
 	private final List<Waiter> waitingForDatabase = new ArrayList<>();
 
-	private final Set<String> poked = ConcurrentHashMap.newKeySet();
+	/** The services notified and not yet read, with the highest revision notified. */
+	private final Map<String, Long> poked = new ConcurrentHashMap<>();
 
 	private final AtomicBoolean pokeScheduled = new AtomicBoolean();
 
@@ -115,17 +114,21 @@ class ChangeFollower implements SmartLifecycle {
 		});
 	}
 
-	/** Some node committed changes to these services: read them. */
-	void poke(Collection<String> services) {
-		poked.addAll(services);
+	/**
+	 * Some node committed changes to these services, up to these revisions
+	 * ({@link Notice#UNKNOWN} when a notification did not say): read them.
+	 */
+	void poke(Map<String, Long> revisions) {
+		revisions.forEach((service, revision) -> poked.merge(service, revision, Math::max));
 		if (pokeScheduled.compareAndSet(false, true)) {
 			thread.execute(() -> {
 				// Cleared before taking the batch: a poke after this point schedules
 				// another read, so none is left behind.
 				pokeScheduled.set(false);
-				List<String> batch = new ArrayList<>(poked);
-				poked.removeAll(batch);
-				followed.read(batch);
+				Map<String, Long> batch = new HashMap<>(poked);
+				// Removed only if not raised meanwhile: a raised one is read next time.
+				batch.forEach(poked::remove);
+				followed.notified(batch);
 			}, () -> pokeScheduled.set(false));
 		}
 	}

@@ -1,28 +1,46 @@
 package dev.ballast.watch;
 
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
 import dev.ballast.database.CommitBatch;
 import dev.ballast.instance.InstanceChanged;
+import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.ServiceChanged;
 import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Appends one row per revision to {@code change_log}. It listens synchronously, inside
  * the writer's transaction ({@link CommitBatch}), so a change and its log row commit or
  * roll back together and the log never holds a change the state does not, or misses one
  * it does.
+ *
+ * <p>
+ * Once the transaction has committed, and only then, its changes go straight to this
+ * node's delivering thread ({@link Streams#committed}), with the very bytes the log
+ * holds: a watcher on this node does not wait for the notification and a read of the log.
+ * The log still brings them, to every node, and to this one whatever that shortcut
+ * missed.
  */
 @Component
 class ChangeLog {
 
-	/** The notification channel: its payload is the name of the service that changed. */
+	/**
+	 * The notification channel: its payload is the service that changed and its revision
+	 * ({@link Notice}).
+	 */
 	static final String CHANNEL = "ballast_changes";
 
 	/**
-	 * The rows of a transaction, then one notification per service they name (PostgreSQL
-	 * delivers equal notifications of one transaction once anyway).
+	 * The rows of a transaction, then one notification per service they name, with its
+	 * highest revision (PostgreSQL would deliver equal notifications of one transaction
+	 * once anyway).
 	 */
 	private static final CommitBatch.Rows ROWS = new CommitBatch.Rows(20, """
 			WITH logged AS (
@@ -30,43 +48,90 @@ class ChangeLog {
 			    SELECT service, revision, kind, instance_id, payload::jsonb, changed_at::timestamptz
 			      FROM unnest(?::text[], ?::int8[], ?::text[], ?::text[], ?::text[], ?::text[])
 			           AS r(service, revision, kind, instance_id, payload, changed_at)
-			    RETURNING service)
-			SELECT pg_notify('%s', service)::text FROM (SELECT DISTINCT service FROM logged) AS changed"""
-		.formatted(CHANNEL), "text", "int8", "text", "text", "text", "text");
+			    RETURNING service, revision)
+			SELECT pg_notify('%s', %s)::text
+			  FROM (SELECT service, max(revision) AS revision FROM logged GROUP BY service) AS changed"""
+		.formatted(CHANNEL, Notice.PAYLOAD_SQL), "text", "int8", "text", "text", "text", "text");
 
 	private final CommitBatch batch;
 
 	private final ObjectMapper json;
 
-	ChangeLog(CommitBatch batch, ObjectMapper json) {
+	private final Streams streams;
+
+	ChangeLog(CommitBatch batch, ObjectMapper json, Streams streams) {
 		this.batch = batch;
 		this.json = json;
+		this.streams = streams;
 	}
 
 	@EventListener
 	void on(InstanceChanged change) {
-		Object payload = change.removed()
-				? new Removal(change.service().value(), change.id().value(), change.revision()) : change.instance();
-		append(change.service().value(), change.revision(), change.removed() ? "REMOVE" : "UPSERT", change.id().value(),
-				payload, change.at());
+		String service = change.service().value();
+		String id = change.id().value();
+		if (change.removed()) {
+			String data = json.writeValueAsString(new Removal(service, id, change.revision()));
+			append(new Change(service, change.revision(), Change.Kind.REMOVE, id, null, data), data, change.at());
+		}
+		else {
+			InstanceView instance = change.instance();
+			String data = json.writeValueAsString(instance);
+			append(new Change(service, change.revision(), Change.Kind.UPSERT, id, instance, data), data, change.at());
+		}
 	}
 
 	@EventListener
 	void on(ServiceChanged change) {
-		append(change.service().value(), change.revision(), "SERVICE", null, change.settings(), change.at());
+		append(new Change(change.service().value(), change.revision(), Change.Kind.SERVICE, null, null, null),
+				json.writeValueAsString(change.settings()), change.at());
 	}
 
-	private void append(String service, long revision, String kind, String instanceId, Object payload,
-			java.time.Instant at) {
+	private void append(Change change, String payload, Instant at) {
 		// The notification is delivered when (and only if) the transaction commits, to
 		// every node listening, this one included: that is how watchers everywhere learn
 		// of it. The row goes in with the transaction's other appended rows, just before
 		// it commits: nothing reads it before then.
-		batch.append(ROWS, service, revision, kind, instanceId, json.writeValueAsString(payload), at.toString());
+		batch.append(ROWS, change.service(), change.revision(), change.kind().name(), change.instanceId(), payload,
+				at.toString());
+		committing().changes.add(change);
+	}
+
+	/** The current transaction's changes, handed over if it commits. */
+	private Committing committing() {
+		for (TransactionSynchronization synchronization : TransactionSynchronizationManager.getSynchronizations()) {
+			if (synchronization instanceof Committing found && found.streams == streams) {
+				return found;
+			}
+		}
+		Committing committing = new Committing(streams);
+		TransactionSynchronizationManager.registerSynchronization(committing);
+		return committing;
 	}
 
 	/** The payload of a {@code remove} event. */
 	record Removal(String service, String id, long revision) {
+	}
+
+	/**
+	 * One transaction's changes, in the order they were logged (revision order within
+	 * each service); suspended and resumed with the transaction, dropped if it rolls
+	 * back.
+	 */
+	private static final class Committing implements TransactionSynchronization {
+
+		private final Streams streams;
+
+		private final List<Change> changes = new ArrayList<>();
+
+		Committing(Streams streams) {
+			this.streams = streams;
+		}
+
+		@Override
+		public void afterCommit() {
+			streams.committed(List.copyOf(changes));
+		}
+
 	}
 
 }

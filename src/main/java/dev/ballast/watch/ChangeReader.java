@@ -7,12 +7,14 @@ import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.InstanceQueries;
 import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.ServiceName;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.module.SimpleModule;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -22,7 +24,10 @@ import org.springframework.stereotype.Component;
  * service's state (through the application's pool, in one snapshot), and the change log
  * after given revisions (on the feed's own connections). Payloads are re-rendered from
  * the typed instance record, so events carry exactly the fields and order of every other
- * response.
+ * response, and the bytes this node's own commits were delivered with
+ * ({@link ChangeLog}): jsonb keeps an object's keys shortest first, so maps (the
+ * metadata) are read back sorted by key, as {@link dev.ballast.instance.Metadata} holds
+ * them.
  */
 @Component
 class ChangeReader {
@@ -39,7 +44,9 @@ class ChangeReader {
 	ChangeReader(FeedConnections connections, InstanceQueries queries, ObjectMapper json) {
 		this.jdbc = new JdbcTemplate(connections.dataSource());
 		this.queries = queries;
-		this.json = json;
+		this.json = json.rebuild()
+			.addModule(new SimpleModule("sorted-maps").addAbstractTypeMapping(Map.class, TreeMap.class))
+			.build();
 	}
 
 	/** A service's instances and revision, from one snapshot of the database. */

@@ -1,14 +1,26 @@
 package dev.ballast.watch;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 /**
  * How far this node follows one service: the revision read and handed over, and the
  * changes the delivering thread still holds in memory, {@code (heldAfter, revision]}. It
  * keeps them exactly as {@link ServiceFeed} does, from what was handed to it, so that a
  * resuming stream is read from the log only when memory cannot serve it.
+ *
+ * <p>
+ * The delivering thread also applies this node's own commits straight after they commit,
+ * without the log ({@link Streams#committed}); it reports how far it got in
+ * {@link #delivered()}, and the reader moves up to there ({@link #catchUpToDelivered})
+ * rather than read those changes again. The counter belongs to this following of the
+ * service: one followed afresh later gets a new one, so a feed of an earlier following
+ * can never move it.
  */
 final class Followed {
 
 	private final int capacity;
+
+	private final AtomicLong delivered = new AtomicLong();
 
 	private long revision;
 
@@ -31,6 +43,11 @@ final class Followed {
 		return heldAfter;
 	}
 
+	/** The revision the delivering thread applied, written by it alone. */
+	AtomicLong delivered() {
+		return delivered;
+	}
+
 	/** A state was loaded and handed over, in place of any changes held. */
 	void reset(long loaded) {
 		revision = loaded;
@@ -41,6 +58,18 @@ final class Followed {
 	void applied(long next) {
 		revision = next;
 		heldAfter = Math.max(heldAfter, revision - capacity);
+	}
+
+	/**
+	 * Takes the changes the delivering thread applied beyond {@link #revision()} as
+	 * handed over: it applied them in order and without a gap, so it holds them as if
+	 * they had been.
+	 */
+	void catchUpToDelivered() {
+		long done = delivered.get();
+		if (done > revision) {
+			applied(done);
+		}
 	}
 
 }

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The services this node follows, and how far: loads a service's state once, then reads
  * its change log and hands the changes to {@link Streams} in revision order and without a
- * gap, starting over from the state when the log no longer holds a revision. Touched only
+ * gap, starting over from the state when the log no longer holds a revision. What the
+ * delivering thread applied from this node's own commits is not read again. Touched only
  * on the reader thread of {@link ChangeFollower}.
  */
 final class FollowedServices {
@@ -45,7 +46,7 @@ final class FollowedServices {
 			InstanceList state = reader.load(service);
 			position = new Followed(state.revision(), settings.recentChanges());
 			followed.put(service, position);
-			streams.reset(state);
+			streams.reset(state, position.delivered());
 		}
 		return position;
 	}
@@ -57,6 +58,7 @@ final class FollowedServices {
 	 */
 	Optional<List<Change>> missed(String service, long from) {
 		Followed position = followed.get(service);
+		position.catchUpToDelivered();
 		if (from > position.revision()) {
 			// The client may come from a node that has read further than this one.
 			read(List.of(service));
@@ -85,6 +87,7 @@ final class FollowedServices {
 		if (followed.isEmpty()) {
 			return;
 		}
+		followed.values().forEach(Followed::catchUpToDelivered);
 		Map<String, Long> stored = reader.revisions(new ArrayList<>(followed.keySet()));
 		read(stored.entrySet()
 			.stream()
@@ -93,12 +96,33 @@ final class FollowedServices {
 			.toList());
 	}
 
+	/**
+	 * Reads the changes of followed services up to the revisions notified, unless the
+	 * delivering thread has them already (this node's own commits); a notification
+	 * without a revision ({@link Notice#UNKNOWN}) is always read.
+	 */
+	void notified(Map<String, Long> revisions) {
+		List<String> behind = new ArrayList<>();
+		revisions.forEach((service, revision) -> {
+			Followed position = followed.get(service);
+			if (position != null) {
+				position.catchUpToDelivered();
+				if (position.revision() < revision) {
+					behind.add(service);
+				}
+			}
+		});
+		read(behind);
+	}
+
 	/** Reads the changes of these services after what was handed over, if followed. */
 	void read(List<String> services) {
 		Map<String, Long> positions = new LinkedHashMap<>();
-		services.stream()
-			.filter(followed::containsKey)
-			.forEach(service -> positions.put(service, followed.get(service).revision()));
+		services.stream().filter(followed::containsKey).forEach(service -> {
+			Followed position = followed.get(service);
+			position.catchUpToDelivered();
+			positions.put(service, position.revision());
+		});
 		while (!positions.isEmpty()) {
 			List<Change> changes = reader.after(positions);
 			Map<String, List<Change>> byService = new LinkedHashMap<>();
@@ -135,7 +159,7 @@ final class FollowedServices {
 				}
 				InstanceList state = reader.load(service);
 				position.reset(state.revision());
-				streams.reset(state);
+				streams.reset(state, position.delivered());
 				return;
 			}
 			position.applied(change.revision());

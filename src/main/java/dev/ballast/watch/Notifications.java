@@ -3,8 +3,10 @@ package dev.ballast.watch;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -112,10 +114,11 @@ class Notifications implements SmartLifecycle {
 			PGNotification[] notifications = postgres.getNotifications((int) POLL_MILLIS);
 			long now = System.nanoTime();
 			if (notifications != null && notifications.length > 0) {
-				Set<String> services = new LinkedHashSet<>();
+				Map<String, Long> services = new LinkedHashMap<>();
 				for (PGNotification notification : notifications) {
 					if (ChangeLog.CHANNEL.equals(notification.getName())) {
-						services.add(notification.getParameter());
+						Notice notice = Notice.parse(notification.getParameter());
+						services.merge(notice.service(), notice.revision(), Math::max);
 					}
 				}
 				if (!services.isEmpty()) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.InstanceView;
@@ -14,7 +15,8 @@ import dev.ballast.instance.InstanceView;
 /**
  * One service as this node knows it: its instances at a revision, the last changes, and
  * who is watching it. Only the delivering thread touches it; {@link #current()} may be
- * read from any thread.
+ * read from any thread, and the revision applied is also reported to the reader (see
+ * {@link Followed#delivered()}).
  */
 final class ServiceFeed {
 
@@ -26,6 +28,8 @@ final class ServiceFeed {
 
 	private final int recentCapacity;
 
+	private final AtomicLong delivered;
+
 	private final Set<Watcher> watchers = new HashSet<>();
 
 	private final List<Waiter> waiters = new ArrayList<>();
@@ -36,9 +40,10 @@ final class ServiceFeed {
 
 	private String snapshotData;
 
-	ServiceFeed(InstanceList loaded, int recentCapacity) {
+	ServiceFeed(InstanceList loaded, int recentCapacity, AtomicLong delivered) {
 		this.service = loaded.service();
 		this.recentCapacity = recentCapacity;
+		this.delivered = delivered;
 		reset(loaded);
 	}
 
@@ -61,6 +66,7 @@ final class ServiceFeed {
 		loaded.instances().forEach(instance -> instances.put(instance.id(), instance));
 		recent.clear();
 		revision = loaded.revision();
+		delivered.set(revision);
 		publish();
 	}
 
@@ -79,6 +85,7 @@ final class ServiceFeed {
 			}
 		}
 		revision = change.revision();
+		delivered.set(revision);
 		recent.addLast(change);
 		if (recent.size() > recentCapacity) {
 			recent.removeFirst();

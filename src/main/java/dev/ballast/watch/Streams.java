@@ -1,12 +1,15 @@
 package dev.ballast.watch;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ballast.database.DatabaseLost;
 import dev.ballast.database.Reachability;
@@ -18,12 +21,12 @@ import org.springframework.stereotype.Component;
 
 /**
  * The open streams and waiting blocking queries of this node, and the one delivering
- * thread that serves them: it applies the changes {@link ChangeFollower} read, in
- * revision order, to each service's state and queues them to every watcher of the
- * service; it sends a new stream its snapshot or exactly what it missed; it answers
- * waiting queries. It never reads the database, so a slow database never holds up the
- * delivery of what has been read, and it never writes to a socket: {@link StreamWriters}
- * do, on every core.
+ * thread that serves them: it applies the changes {@link ChangeFollower} read, and this
+ * node's own commits as soon as they commit ({@link #committed}), in revision order, to
+ * each service's state and queues them to every watcher of the service; it sends a new
+ * stream its snapshot or exactly what it missed; it answers waiting queries. It never
+ * reads the database, so a slow database never holds up the delivery of what has been
+ * read, and it never writes to a socket: {@link StreamWriters} do, on every core.
  */
 @Component
 class Streams implements SmartLifecycle {
@@ -134,13 +137,20 @@ class Streams implements SmartLifecycle {
 	/**
 	 * A service's state as loaded: the start of following it, or a fresh start when the
 	 * log no longer held a revision, after which its watchers get a snapshot.
+	 * @param delivered where the revision applied is reported to the reader
 	 */
-	void reset(InstanceList state) {
+	void reset(InstanceList state, AtomicLong delivered) {
 		thread.execute(() -> {
 			ServiceFeed feed = feeds.get(state.service());
 			if (feed == null) {
-				feeds.put(state.service(), new ServiceFeed(state, settings.recentChanges()));
+				feeds.put(state.service(), new ServiceFeed(state, settings.recentChanges(), delivered));
 				applied.publish(state);
+				return;
+			}
+			if (feed.revision() >= state.revision()) {
+				// This node's own commits took the feed there, each in order: it is
+				// exact at a revision no older than the state read, and its watchers
+				// have missed nothing.
 				return;
 			}
 			feed.reset(state);
@@ -154,29 +164,63 @@ class Streams implements SmartLifecycle {
 		});
 	}
 
-	/** The next changes of a service, read in order and without a gap. */
+	/**
+	 * The next changes of a service, read in order and without a gap; those this node's
+	 * own commits brought already are skipped.
+	 */
 	void apply(String service, List<Change> changes) {
 		thread.execute(() -> {
 			ServiceFeed feed = feeds.get(service);
-			for (Change change : changes) {
+			List<Change> next = changes.stream().filter(change -> change.revision() > feed.revision()).toList();
+			for (Change change : next) {
 				if (!feed.apply(change)) {
 					throw new IllegalStateException("change %d of %s does not follow revision %d"
 						.formatted(change.revision(), service, feed.revision()));
 				}
 			}
-			feed.publish();
-			applied.publish(feed.current());
-			List<byte[]> frames = changes.stream()
-				.map(change -> EventFrame.of(Long.toString(change.revision()), change.eventName(), change.data()))
-				.toList();
-			for (Watcher watcher : feed.watchers()) {
-				for (int i = 0; i < changes.size(); i++) {
-					sender.change(watcher, changes.get(i), frames.get(i), feeds::get);
-				}
-				writers.drain(watcher);
-			}
-			feed.waiters().removeIf(waiter -> waiter.offer(feed.current()));
+			deliver(feed, next);
 		});
+	}
+
+	/**
+	 * Changes this node has just committed, in revision order per service, applied
+	 * without waiting for their notification and a read of the log. Only the next
+	 * revision of a followed service applies: a change read already, or one whose
+	 * predecessor has not arrived (another writer's commit whose hand-over is still on
+	 * its way, or another node's), is left to the log, which brings every change in
+	 * order, and a change of a service not followed has nobody to go to. A transaction
+	 * that rolls back never gets here.
+	 */
+	void committed(List<Change> changes) {
+		thread.execute(() -> {
+			Map<ServiceFeed, List<Change>> next = new LinkedHashMap<>();
+			for (Change change : changes) {
+				ServiceFeed feed = feeds.get(change.service());
+				if (feed != null && feed.apply(change)) {
+					next.computeIfAbsent(feed, f -> new ArrayList<>()).add(change);
+				}
+			}
+			next.forEach(this::deliver);
+		});
+	}
+
+	/** Publishes what a feed applied and queues it to its watchers and waiters. */
+	private void deliver(ServiceFeed feed, List<Change> changes) {
+		if (changes.isEmpty()) {
+			return;
+		}
+		feed.publish();
+		applied.publish(feed.current());
+		List<byte[]> frames = changes.stream()
+			.map(change -> EventFrame.of(Long.toString(change.revision()), change.eventName(), change.data()))
+			.toList();
+		for (Watcher watcher : feed.watchers()) {
+			for (int i = 0; i < changes.size(); i++) {
+				sender.change(watcher, changes.get(i), frames.get(i), feeds::get);
+			}
+			writers.drain(watcher);
+		}
+		feed.waiters().removeIf(waiter -> waiter.offer(feed.current()));
 	}
 
 	/** The node no longer follows the service: nobody has wanted it for a while. */

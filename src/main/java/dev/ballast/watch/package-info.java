@@ -9,8 +9,10 @@
  * log, loads the state of a service it starts following, and reads what a resuming stream
  * missed. It hands what it read, in revision order, to {@link dev.ballast.watch.Streams}'
  * delivering thread, which applies it to each service's state and queues it to the live
- * streams and waiting queries of the service, and never waits for the database. The
- * instance reads ask this module for the applied state and for blocking waits through the
- * interfaces the instance module defines.
+ * streams and waiting queries of the service, and never waits for the database. This
+ * node's own commits reach the delivering thread straight from the commit
+ * ({@link dev.ballast.watch.ChangeLog}), ahead of their notification; the reader skips
+ * what it applied that way. The instance reads ask this module for the applied state and
+ * for blocking waits through the interfaces the instance module defines.
  */
 package dev.ballast.watch;

@@ -1,6 +1,7 @@
 package dev.ballast.watch;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ballast.instance.InstanceList;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ class FollowedTest {
 	void holdsWhatTheServiceFeedHolds() {
 		int capacity = 3;
 		Followed followed = new Followed(5, capacity);
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of()), capacity);
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of()), capacity, new AtomicLong());
 		for (long revision = 6; revision <= 12; revision++) {
 			followed.applied(revision);
 			feed.apply(ServiceFeedTest.upsert("a", revision));
@@ -28,6 +29,37 @@ class FollowedTest {
 		assertThat(followed.heldAfter()).isEqualTo(20);
 		assertThat(feed.changesAfter(19)).isEmpty();
 		assertThat(feed.changesAfter(20)).isPresent();
+	}
+
+	/**
+	 * The delivering thread applied this node's own commits before the reader read them:
+	 * the reader takes them as handed over, and still agrees with the feed on what memory
+	 * holds.
+	 */
+	@Test
+	void takesWhatTheFeedAppliedFromLocalCommitsAsHandedOver() {
+		int capacity = 3;
+		Followed followed = new Followed(5, capacity);
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of()), capacity, followed.delivered());
+		for (long revision = 6; revision <= 11; revision++) {
+			assertThat(feed.apply(ServiceFeedTest.upsert("a", revision))).isTrue();
+			if (revision % 3 == 0) {
+				followed.catchUpToDelivered();
+				assertThat(followed.revision()).isEqualTo(revision);
+				for (long after = 0; after <= revision; after++) {
+					boolean heldByFeed = feed.changesAfter(after).isPresent();
+					assertThat(after >= followed.heldAfter()).as("after %d at %d", after, revision)
+						.isEqualTo(heldByFeed);
+				}
+			}
+		}
+		assertThat(followed.revision()).as("10 and 11 not caught up yet").isEqualTo(9);
+		assertThat(feed.apply(ServiceFeedTest.upsert("a", 11))).as("applied already").isFalse();
+		followed.catchUpToDelivered();
+		assertThat(followed.revision()).isEqualTo(11);
+		assertThat(followed.heldAfter()).isEqualTo(8);
+		assertThat(feed.changesAfter(8)).isPresent();
+		assertThat(feed.changesAfter(7)).isEmpty();
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.ballast.watch;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ballast.instance.Health;
 import dev.ballast.instance.InstanceList;
@@ -15,7 +16,7 @@ class ServiceFeedTest {
 
 	@Test
 	void appliesOnlyTheNextRevision() {
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of(instance("a", 5))), 10);
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of(instance("a", 5))), 10, new AtomicLong());
 		assertThat(feed.apply(upsert("b", 7))).as("6 is missing").isFalse();
 		assertThat(feed.revision()).isEqualTo(5);
 		assertThat(feed.apply(upsert("b", 6))).isTrue();
@@ -28,7 +29,7 @@ class ServiceFeedTest {
 
 	@Test
 	void servesMissedChangesOnlyWhileItHoldsAllOfThem() {
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of()), 3);
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of()), 3, new AtomicLong());
 		for (long revision = 1; revision <= 5; revision++) {
 			feed.apply(upsert("a", revision));
 		}
@@ -41,7 +42,7 @@ class ServiceFeedTest {
 
 	@Test
 	void aResetForgetsRecentChanges() {
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of()), 3);
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of()), 3, new AtomicLong());
 		feed.apply(upsert("a", 1));
 		feed.reset(new InstanceList("s", 9, List.of(instance("z", 9))));
 		assertThat(feed.changesAfter(0)).isEmpty();

@@ -1,0 +1,167 @@
+package dev.ballast.watch;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import dev.ballast.instance.InstanceChanged;
+import dev.ballast.instance.InstanceId;
+import dev.ballast.instance.InstanceView;
+import dev.ballast.instance.ServiceName;
+import dev.ballast.support.Api;
+import dev.ballast.support.EventStream;
+import dev.ballast.support.EventStream.Event;
+import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
+import dev.ballast.support.RegistryTest;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.ObjectMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * This node's own commits reach its watchers straight from the commit, without the
+ * notification and a read of the change log; what they deliver is exactly what the log
+ * gives, and a write that rolls back delivers nothing.
+ */
+@RegistryTest
+class LocalCommitsTest {
+
+	static final Duration SOON = Duration.ofSeconds(5);
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	Notifications notifications;
+
+	@Autowired
+	ChangeReader reader;
+
+	@Autowired
+	ApplicationEventPublisher events;
+
+	@Autowired
+	PlatformTransactionManager transactions;
+
+	@Autowired
+	ObjectMapper json;
+
+	/**
+	 * With the listener stopped, only the catch-up timer (every 2 s) reads the log. Five
+	 * writes 0.3 s apart, each seen within 1 s of its acknowledgement: a timer that comes
+	 * every 2 s leaves a second in which every write waits longer, and 0.3 s apart some
+	 * write always falls in it.
+	 */
+	@Test
+	void aCommitOfThisNodeReachesItsWatchersWithoutTheNotification() {
+		Api api = Api.on(port);
+		String service = Names.service("local");
+		String a = "/v1/services/%s/instances/a".formatted(service);
+		api.put(a, Registration.at("h", 80).leaseTtlSeconds(300));
+		try (EventStream stream = EventStream.open(port, "/v1/services/%s/watch".formatted(service), null)) {
+			assertThat(stream.nextEvent(SOON).name()).isEqualTo("snapshot");
+			notifications.stop();
+			for (int weight = 1; weight <= 5; weight++) {
+				if (weight == 3) {
+					// A registration goes through the group committer's transaction.
+					api.put(a, Registration.at("h", 80).weight(weight).leaseTtlSeconds(300));
+				}
+				else {
+					api.patch(a, "{\"weight\":%d}".formatted(weight));
+				}
+				long acknowledged = System.nanoTime();
+				Event event = stream.nextEvent(SOON);
+				long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - acknowledged);
+				assertThat(event.id()).isEqualTo(Integer.toString(1 + weight));
+				assertThat(event.json().get("weight").asInt()).isEqualTo(weight);
+				assertThat(millis).as("weight %d seen after %d ms", weight, millis).isLessThan(1000);
+				sleep(Duration.ofMillis(300));
+			}
+		}
+		finally {
+			notifications.start();
+		}
+	}
+
+	/**
+	 * A change logged in a transaction that rolls back is never delivered; the revision
+	 * it would have taken then goes to the next real write, which arrives with its own
+	 * data.
+	 */
+	@Test
+	void aWriteThatRollsBackIsNeverDelivered() {
+		Api api = Api.on(port);
+		String service = Names.service("rollback");
+		String a = "/v1/services/%s/instances/a".formatted(service);
+		api.put(a, Registration.at("h", 80).weight(10).leaseTtlSeconds(300));
+		InstanceView stored = json.readValue(api.get(a).body(), InstanceView.class);
+		try (EventStream stream = EventStream.open(port, "/v1/services/%s/watch".formatted(service), null)) {
+			Event snapshot = stream.nextEvent(SOON);
+			assertThat(snapshot.id()).isEqualTo("1");
+			new TransactionTemplate(transactions).executeWithoutResult(status -> {
+				events.publishEvent(
+						new InstanceChanged(ServiceName.of(service), 2, InstanceId.of("a"), stored, Instant.now()));
+				status.setRollbackOnly();
+			});
+			assertThat(stream.eventWithin(Duration.ofSeconds(1))).as("an event of a rolled-back write").isNull();
+			api.patch(a, "{\"weight\":9}");
+			Event event = stream.nextEvent(SOON);
+			assertThat(event.id()).isEqualTo("2");
+			assertThat(event.json().get("weight").asInt()).isEqualTo(9);
+		}
+	}
+
+	/**
+	 * The event of a local commit carries the bytes the change log gives for the same
+	 * revision, metadata order included (PostgreSQL's jsonb keeps object keys in an order
+	 * of its own: shorter keys first).
+	 */
+	@Test
+	void aLocalCommitDeliversTheBytesTheLogGives() {
+		Api api = Api.on(port);
+		String service = Names.service("bytes");
+		String a = "/v1/services/%s/instances/a".formatted(service);
+		api.put(a,
+				Registration.at("h", 80)
+					.leaseTtlSeconds(300)
+					.metadata("zone-name", "eu", "a", "1", "version", "2.4.1", "b.long.key", "x")
+					.tags("v2", "blue"));
+		try (EventStream stream = EventStream.open(port, "/v1/services/%s/watch".formatted(service), null)) {
+			assertThat(stream.nextEvent(SOON).name()).isEqualTo("snapshot");
+			notifications.stop();
+			api.patch(a, "{\"weight\":7}");
+			Event upsert = stream.nextEvent(SOON);
+			api.delete(a);
+			Event remove = stream.nextEvent(SOON);
+			List<Change> logged = reader.between(service, 1, 3);
+			assertThat(upsert.name()).isEqualTo("upsert");
+			assertThat(upsert.data()).isEqualTo(logged.get(0).data());
+			assertThat(upsert.data()).contains(
+					"\"metadata\":{\"a\":\"1\",\"b.long.key\":\"x\",\"version\":\"2.4.1\"," + "\"zone-name\":\"eu\"}");
+			assertThat(remove.name()).isEqualTo("remove");
+			assertThat(remove.data()).isEqualTo(logged.get(1).data());
+		}
+		finally {
+			notifications.start();
+		}
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
