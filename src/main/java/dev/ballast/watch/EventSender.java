@@ -82,16 +82,16 @@ class EventSender {
 	 * @param singleServiceFrame the change's frame for a stream of one service, rendered
 	 * once for all of them; or {@code null}
 	 */
-	void change(Watcher watcher, Change change, byte[] singleServiceFrame, Function<String, ServiceFeed> feeds) {
+	void change(Watcher watcher, Change change, EventFrame singleServiceFrame, Function<String, ServiceFeed> feeds) {
 		watcher.advance(change.service(), change.revision());
 		delivered(watcher, change.service(), change.revision());
-		byte[] frame = singleServiceFrame != null && !watcher.multiplexed() ? singleServiceFrame
+		EventFrame frame = singleServiceFrame != null && !watcher.multiplexed() ? singleServiceFrame
 				: EventFrame.of(watcher.eventId(change.service()), change.eventName(), change.data());
 		frame(watcher, frame, feeds);
 	}
 
 	/** Queues a frame, or resynchronizes the stream when its queue is full. */
-	void frame(Watcher watcher, byte[] frame, Function<String, ServiceFeed> feeds) {
+	void frame(Watcher watcher, EventFrame frame, Function<String, ServiceFeed> feeds) {
 		if (!watcher.offer(frame)) {
 			resynchronize(watcher, feeds);
 		}

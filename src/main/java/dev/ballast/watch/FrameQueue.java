@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class FrameQueue {
 
-	private final ConcurrentLinkedQueue<byte[]> frames = new ConcurrentLinkedQueue<>();
+	private final ConcurrentLinkedQueue<EventFrame> frames = new ConcurrentLinkedQueue<>();
 
 	/** Counted apart: a concurrent queue's size() walks the whole queue. */
 	private final AtomicInteger size = new AtomicInteger();
@@ -23,7 +23,7 @@ final class FrameQueue {
 	}
 
 	/** Queues a frame; false when the queue is full (nothing queued). */
-	boolean offer(byte[] frame) {
+	boolean offer(EventFrame frame) {
 		if (size.incrementAndGet() > capacity) {
 			size.decrementAndGet();
 			return false;
@@ -33,17 +33,19 @@ final class FrameQueue {
 	}
 
 	/**
-	 * Queues the stream's last frame after dropping the rest; it may exceed the bound.
+	 * Queues the stream's last frames after dropping the rest; they may exceed the bound.
 	 */
-	void replaceWith(byte[] lastFrame) {
+	void replaceWith(EventFrame... lastFrames) {
 		clear();
-		frames.add(lastFrame);
-		size.incrementAndGet();
+		for (EventFrame frame : lastFrames) {
+			frames.add(frame);
+			size.incrementAndGet();
+		}
 	}
 
 	/** The next frame to write, or {@code null}. */
-	byte[] poll() {
-		byte[] next = frames.poll();
+	EventFrame poll() {
+		EventFrame next = frames.poll();
 		if (next != null) {
 			size.decrementAndGet();
 		}

@@ -18,8 +18,17 @@ final class Positions {
 
 	private final Map<String, Long> resumeFrom;
 
-	/** The last revision sent per service, in name order so that event ids are stable. */
+	/**
+	 * The last revision sent per service of a multiplexed stream, in name order so that
+	 * event ids are stable.
+	 */
 	private final Map<String, Long> sent = new TreeMap<>();
+
+	/**
+	 * The last revision sent on a stream of one service: a field, not a map entry, as it
+	 * moves for every event of every such stream.
+	 */
+	private long last;
 
 	Positions(List<String> services, boolean multiplexed, Map<String, Long> resumeFrom) {
 		this.services = List.copyOf(services);
@@ -42,7 +51,12 @@ final class Positions {
 
 	/** Records that an event at {@code revision} of {@code service} is being sent. */
 	void advance(String service, long revision) {
-		sent.put(service, revision);
+		if (multiplexed) {
+			sent.put(service, revision);
+		}
+		else {
+			last = revision;
+		}
 	}
 
 	/**
@@ -51,7 +65,7 @@ final class Positions {
 	 */
 	String eventId(String service) {
 		if (!multiplexed) {
-			return Long.toString(sent.get(service));
+			return Long.toString(last);
 		}
 		return sent.entrySet()
 			.stream()

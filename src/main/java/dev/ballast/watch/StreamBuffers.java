@@ -10,14 +10,14 @@ import org.springframework.stereotype.Component;
 
 /**
  * Sizes Tomcat's per-connection buffers for what a registry's connections carry. An open
- * event stream keeps its connection's buffers for its whole life, and a node holds
- * thousands of streams: at Tomcat's defaults each one costs about 105 KiB of heap.
- * Requests and responses here are small (a registration is well under a kilobyte; an
- * event a few hundred bytes), so smaller buffers cost nothing but a few more socket calls
- * for the rare large body, while each stream holds about a fifth less. (The response
- * header buffer is sized in {@code application.yml},
- * {@code server.tomcat.max-http-response-header-size}; the response's own buffers by
- * {@link StreamProtocol}.)
+ * event stream keeps its connection's socket buffers for its whole life (the request
+ * processor's own buffers it gives back, see {@link StreamConnection}), and a node holds
+ * thousands of streams: at Tomcat's defaults the socket's read and write buffers alone
+ * are 16 KiB per stream. Requests and responses here are small (a registration is well
+ * under a kilobyte; an event a few hundred bytes), so smaller buffers cost nothing but a
+ * few more socket calls for the rare large body. (The response header buffer is sized in
+ * {@code application.yml}, {@code server.tomcat.max-http-response-header-size}; the
+ * response's own buffers by {@link StreamProtocol}.)
  */
 @Component
 class StreamBuffers implements TomcatConnectorCustomizer {

@@ -1,5 +1,11 @@
 package dev.ballast.watch;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The threads that write queued events to the sockets of streams, one per core. The
  * delivering thread only queues an event's bytes (rendered once for every stream of a
@@ -10,9 +16,16 @@ package dev.ballast.watch;
  * <p>
  * A stream always goes to the same writer, and is queued there at most once at a time:
  * however many events it gets meanwhile, one drain writes them all. Writes never wait for
- * a client (see {@link Watcher#drain}), so a slow stream holds no writer.
+ * a client (see {@link Watcher#drain}), so a slow stream holds no writer. An event for
+ * thousands of streams is handed over in {@link Batch batches}, one task per writer for
+ * many streams, so that the hand-off costs the delivering thread little per stream.
  */
 final class StreamWriters {
+
+	/** Streams per task: the first writes start while later streams are still queued. */
+	static final int BATCH = 128;
+
+	private static final Logger log = LoggerFactory.getLogger(StreamWriters.class);
 
 	private final SerialThread[] threads;
 
@@ -28,14 +41,26 @@ final class StreamWriters {
 		return new StreamWriters(Runtime.getRuntime().availableProcessors());
 	}
 
+	/** A new hand-off of many streams; {@link Batch#submit} ends it. */
+	Batch batch() {
+		return new Batch();
+	}
+
+	private int writerOf(Watcher watcher) {
+		return Math.floorMod(watcher.hashCode(), threads.length);
+	}
+
 	/**
-	 * Has the stream's writer write what it holds queued; a stream already waiting for
-	 * its writer is not queued twice, as that drain writes everything queued by then.
+	 * A stream whose drain failed unexpectedly ends (its client reconnects); the others
+	 * of its batch are written all the same.
 	 */
-	void drain(Watcher watcher) {
-		if (watcher.scheduleDrain()) {
-			threads[Math.floorMod(watcher.hashCode(), threads.length)].execute(watcher::scheduledDrain,
-					watcher::scheduledDrain);
+	private static void drainOrEnd(Watcher watcher) {
+		try {
+			watcher.scheduledDrain();
+		}
+		catch (RuntimeException ex) {
+			log.error("Writing a stream failed; closing it", ex);
+			watcher.close();
 		}
 	}
 
@@ -53,6 +78,56 @@ final class StreamWriters {
 		for (SerialThread thread : threads) {
 			thread.stop();
 		}
+	}
+
+	/**
+	 * Streams to drain, gathered per writer and handed over {@link #BATCH} at a time; on
+	 * one thread only.
+	 */
+	final class Batch {
+
+		@SuppressWarnings("unchecked")
+		private final List<Watcher>[] pending = new List[threads.length];
+
+		private Batch() {
+		}
+
+		/**
+		 * Has the stream's writer write what it holds queued; a stream already waiting
+		 * for its writer is not queued twice, as that drain writes everything queued by
+		 * then.
+		 */
+		void add(Watcher watcher) {
+			if (!watcher.scheduleDrain()) {
+				return;
+			}
+			int writer = writerOf(watcher);
+			if (pending[writer] == null) {
+				pending[writer] = new ArrayList<>(BATCH);
+			}
+			pending[writer].add(watcher);
+			if (pending[writer].size() == BATCH) {
+				handOver(writer);
+			}
+		}
+
+		/** Hands over what is left. */
+		void submit() {
+			for (int writer = 0; writer < pending.length; writer++) {
+				handOver(writer);
+			}
+		}
+
+		private void handOver(int writer) {
+			List<Watcher> streams = pending[writer];
+			if (streams == null) {
+				return;
+			}
+			pending[writer] = null;
+			Runnable drainAll = () -> streams.forEach(StreamWriters::drainOrEnd);
+			threads[writer].execute(drainAll, drainAll);
+		}
+
 	}
 
 }

@@ -155,11 +155,13 @@ class Streams implements SmartLifecycle {
 			}
 			feed.reset(state);
 			applied.publish(feed.current());
+			StreamWriters.Batch batch = writers.batch();
 			for (Watcher watcher : feed.watchers()) {
 				watcher.discardQueued();
 				watcher.services().forEach(service -> sender.snapshot(watcher, feeds.get(service), feeds::get));
-				writers.drain(watcher);
+				batch.add(watcher);
 			}
+			batch.submit();
 			feed.waiters().removeIf(waiter -> waiter.offer(feed.current()));
 		});
 	}
@@ -211,15 +213,17 @@ class Streams implements SmartLifecycle {
 		}
 		feed.publish();
 		applied.publish(feed.current());
-		List<byte[]> frames = changes.stream()
+		List<EventFrame> frames = changes.stream()
 			.map(change -> EventFrame.of(Long.toString(change.revision()), change.eventName(), change.data()))
 			.toList();
+		StreamWriters.Batch batch = writers.batch();
 		for (Watcher watcher : feed.watchers()) {
 			for (int i = 0; i < changes.size(); i++) {
 				sender.change(watcher, changes.get(i), frames.get(i), feeds::get);
 			}
-			writers.drain(watcher);
+			batch.add(watcher);
 		}
+		batch.submit();
 		feed.waiters().removeIf(waiter -> waiter.offer(feed.current()));
 	}
 
@@ -247,10 +251,13 @@ class Streams implements SmartLifecycle {
 
 	private void stale(boolean stale) {
 		thread.execute(() -> {
+			EventFrame frame = EventFrame.stale(stale);
+			StreamWriters.Batch batch = writers.batch();
 			for (Watcher watcher : live) {
-				sender.frame(watcher, EventFrame.stale(stale), feeds::get);
-				writers.drain(watcher);
+				sender.frame(watcher, frame, feeds::get);
+				batch.add(watcher);
 			}
+			batch.submit();
 		});
 	}
 

@@ -24,11 +24,12 @@ import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -36,8 +37,10 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Server-sent event streams of one or several services. The request goes asynchronous and
- * is written with non-blocking output, so an open stream holds no thread.
+ * Server-sent event streams of one or several services. Once a stream is open its
+ * connection is handed from the container to the stream ({@link StreamConnection}) and
+ * written without waiting, so an open stream holds no thread and none of the container's
+ * per-request buffers.
  */
 @RestController
 @Tag(name = "Watch", description = "Change streams and subscribers")
@@ -115,7 +118,7 @@ class WatchController {
 							+ ") to have its delivered and acknowledged revisions tracked") String subscriber,
 			@RequestHeader(name = LAST_EVENT_ID, required = false) @Parameter(in = ParameterIn.HEADER,
 					description = "The last event id received, to resume after it") String lastEventId,
-			HttpServletRequest request, HttpServletResponse response) throws IOException {
+			HttpServletRequest request, HttpServletResponse response) throws IOException, ServletException {
 		String name = ServiceName.of(service).value();
 		open(List.of(name), false, QueryParameters.subscriber(subscriber), QueryParameters.resumeOne(name, lastEventId),
 				request, response);
@@ -147,7 +150,7 @@ class WatchController {
 					description = "Name this subscriber to have its progress tracked") String subscriber,
 			@RequestHeader(name = LAST_EVENT_ID, required = false) @Parameter(in = ParameterIn.HEADER,
 					description = "The last event id received, to resume after it") String lastEventId,
-			HttpServletRequest request, HttpServletResponse response) throws IOException {
+			HttpServletRequest request, HttpServletResponse response) throws IOException, ServletException {
 		open(serviceNames(services), true, QueryParameters.subscriber(subscriber),
 				QueryParameters.resumeMany(lastEventId), request, response);
 	}
@@ -173,7 +176,13 @@ class WatchController {
 	}
 
 	private void open(List<String> services, boolean multiplexed, String subscriber, Map<String, Long> resumeFrom,
-			HttpServletRequest request, HttpServletResponse response) throws IOException {
+			HttpServletRequest request, HttpServletResponse response) throws IOException, ServletException {
+		if (HttpMethod.HEAD.matches(request.getMethod())) {
+			// The headers a stream would have, and no stream to send nothing on.
+			response.setStatus(HttpServletResponse.SC_OK);
+			streamHeaders(response);
+			return;
+		}
 		if (!cap.tryAcquire()) {
 			throw new OverloadedException("this node serves its maximum of %d watchers; retry later or on another node"
 				.formatted(settings.maxWatchers()));
@@ -188,21 +197,37 @@ class WatchController {
 				});
 		try {
 			await(follower.open(watcher));
-			AsyncContext async = request.startAsync();
-			async.setTimeout(settings.maxAge().plus(settings.maxAgeJitter()).plus(settings.stallTimeout()).toMillis());
+			// The connection goes to the stream (see StreamConnection); the container
+			// sends
+			// these headers, then puts its request processor back for other requests.
+			StreamConnection connection = request.upgrade(StreamConnection.class);
 			response.setStatus(HttpServletResponse.SC_OK);
-			response.setContentType("text/event-stream;charset=UTF-8");
-			response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
-			// nginx and similar proxies must pass each event on at once.
-			response.setHeader("X-Accel-Buffering", "no");
-			if (!reachability.reachable()) {
-				response.setHeader(Headers.STALE, "true");
+			streamHeaders(response);
+			// The frames come framed as chunks; the connection's end ends an HTTP/1.0
+			// body.
+			boolean chunked = !"HTTP/1.0".equals(request.getProtocol());
+			if (chunked) {
+				response.setHeader(HttpHeaders.TRANSFER_ENCODING, "chunked");
 			}
-			watcher.start(async, response.getOutputStream());
+			response.setHeader(HttpHeaders.CONNECTION, "close");
+			connection.attach(watcher, chunked);
+			// Sent now: a response not yet sent when the request ends is given the
+			// length of what was written, none.
+			response.flushBuffer();
 		}
-		catch (RuntimeException | IOException ex) {
+		catch (RuntimeException | IOException | ServletException ex) {
 			watcher.close();
 			throw ex;
+		}
+	}
+
+	private void streamHeaders(HttpServletResponse response) {
+		response.setContentType("text/event-stream;charset=UTF-8");
+		response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+		// nginx and similar proxies must pass each event on at once.
+		response.setHeader("X-Accel-Buffering", "no");
+		if (!reachability.reachable()) {
+			response.setHeader(Headers.STALE, "true");
 		}
 	}
 

@@ -8,17 +8,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
-import jakarta.servlet.ServletOutputStream;
-import jakarta.servlet.WriteListener;
-
 /**
  * One open event stream. Events are queued by the delivering thread and written by the
- * stream's writer thread ({@link StreamWriters}) with the servlet container's
- * non-blocking output: a write never waits for the client, so no thread is held by an
- * idle or slow stream, and one that stops reading only fills its own bounded queue.
+ * stream's writer thread ({@link StreamWriters}) straight to the stream's socket
+ * ({@link StreamConnection}) without waiting: a write never waits for the client, so no
+ * thread is held by an idle or slow stream, and one that stops reading only fills its own
+ * bounded queue.
  *
  * <p>
  * Whoever holds the write lock (the writer, the container when the socket becomes
@@ -26,7 +21,7 @@ import jakarta.servlet.WriteListener;
  * socket is full; the others only try the lock and leave a request the holder serves, so
  * none ever waits for another.
  */
-final class Watcher implements WriteListener, AsyncListener {
+final class Watcher {
 
 	private final Positions positions;
 
@@ -40,11 +35,10 @@ final class Watcher implements WriteListener, AsyncListener {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
-	private volatile ServletOutputStream out;
+	private volatile StreamConnection connection;
 
+	/** The socket takes writes: false before the start and while it is full. */
 	private volatile boolean writable;
-
-	private volatile AsyncContext async;
 
 	private final Consumer<Watcher> onClosed;
 
@@ -107,18 +101,22 @@ final class Watcher implements WriteListener, AsyncListener {
 		return positions.eventId(service);
 	}
 
-	/** Starts writing to the response, once the request has gone asynchronous. */
-	void start(AsyncContext context, ServletOutputStream output) {
-		this.async = context;
-		this.out = output;
-		context.addListener(this);
-		// The container calls onWritePossible once the listener is set; only from then on
-		// may anything be written.
-		output.setWriteListener(this);
+	/**
+	 * Starts writing to the connection, once the response's headers are sent; a stream
+	 * that ended meanwhile closes it.
+	 */
+	void start(StreamConnection connection) {
+		this.connection = connection;
+		// A close that ran meanwhile either saw the connection or is seen here.
+		if (closed.get()) {
+			closeQuietly(connection);
+			return;
+		}
+		writable();
 	}
 
 	/** Queues a frame; false when the queue is full (nothing queued). */
-	boolean offer(byte[] frame) {
+	boolean offer(EventFrame frame) {
 		if (closing || closed.get()) {
 			return true;
 		}
@@ -130,19 +128,19 @@ final class Watcher implements WriteListener, AsyncListener {
 		queue.clear();
 	}
 
-	/** Sends a last frame, then ends the stream. */
-	void finish(byte[] lastFrame) {
+	/** Sends a last frame and ends the body, then ends the stream. */
+	void finish(EventFrame lastFrame) {
 		if (closing || closed.get()) {
 			return;
 		}
-		queue.replaceWith(lastFrame);
+		queue.replaceWith(lastFrame, EventFrame.END);
 		closing = true;
 		drain();
 	}
 
 	/**
 	 * Marks the stream as handed to its writer; false if it already waits there.
-	 * @see StreamWriters#drain
+	 * @see StreamWriters.Batch#add
 	 */
 	boolean scheduleDrain() {
 		return drainScheduled.compareAndSet(false, true);
@@ -166,12 +164,12 @@ final class Watcher implements WriteListener, AsyncListener {
 			boolean blocked;
 			try {
 				drainRequested.set(false);
-				// Checked under the lock: once the stream is closed, nothing touches the
-				// container's request again, which it may already be reusing.
+				// Checked under the lock: once the stream is closed, its connection may
+				// already serve another client.
 				if (closed.get()) {
 					return;
 				}
-				blocked = writeWhileReady();
+				blocked = writeWhileReady(connection);
 			}
 			catch (IOException | IllegalStateException ex) {
 				close();
@@ -184,34 +182,43 @@ final class Watcher implements WriteListener, AsyncListener {
 				close();
 				return;
 			}
-			// Blocked: the container calls onWritePossible when the socket takes more.
+			// Blocked: the container calls writable() when the socket takes more.
 			// Either way, a request left meanwhile is served by the next turn.
 		}
 	}
 
 	/**
-	 * Writes and flushes queued frames while the container takes them; true when it is
-	 * blocked on the socket (then it calls onWritePossible once the socket drains).
+	 * Writes queued frames to the socket's buffer and flushes them while the socket takes
+	 * them; true when it is full (then the container calls {@link #writable} once it
+	 * drains). Frames queued together go out in as few sends as the socket's buffer
+	 * allows.
 	 */
-	private boolean writeWhileReady() throws IOException {
-		ServletOutputStream output = out;
-		while (output.isReady()) {
-			byte[] next = queue.poll();
+	private boolean writeWhileReady(StreamConnection output) throws IOException {
+		while (true) {
+			// What a full socket left buffered goes first.
+			if (!output.canWrite() && output.flush()) {
+				return blocked(output);
+			}
+			EventFrame next = queue.poll();
 			if (next == null) {
 				if (!unflushed) {
 					return false;
 				}
-				output.flush();
-				lastWriteNanos = System.nanoTime();
 				unflushed = false;
-				// A flush the socket could not take whole leaves the rest in the
-				// container; asking again whether it is ready has it send the rest
-				// when it can, instead of when the next frame comes.
-				continue;
+				lastWriteNanos = System.nanoTime();
+				return output.flush() && blocked(output);
 			}
 			output.write(next);
 			unflushed = true;
 		}
+	}
+
+	/** Waits, without a thread, for the socket to take more. */
+	private boolean blocked(StreamConnection output) {
+		// Before asking: the container's answer may come at once, and must find the
+		// stream not writable yet, or its drain would be lost.
+		writable = false;
+		output.awaitWritable();
 		return true;
 	}
 
@@ -231,32 +238,33 @@ final class Watcher implements WriteListener, AsyncListener {
 		return !closed.get() && !closing;
 	}
 
+	/** Closed: nothing is written to its connection any more. */
+	boolean ended() {
+		return closed.get();
+	}
+
 	/** Ends the stream now, without a last frame. */
 	void close() {
-		end(async, false);
+		if (closed.get()) {
+			return;
+		}
+		end();
 	}
 
 	/**
-	 * Marks the stream closed and completes it, holding the write lock so that no write
-	 * is under way; the wait for the lock is bounded, as writes never block.
+	 * Marks the stream closed and closes its connection, holding the write lock so that
+	 * no write is under way; the wait for the lock is bounded, as writes never block.
 	 */
-	private void end(AsyncContext context, boolean containerNotice) {
+	private void end() {
 		boolean locked = lockBriefly();
 		try {
-			boolean first = closed.compareAndSet(false, true);
-			if (first) {
+			if (closed.compareAndSet(false, true)) {
 				discardQueued();
 				onClosed.accept(this);
 			}
-			// The stored context is ours only until the container's notice; the notice's
-			// own context is valid while it runs.
-			if (first || containerNotice) {
-				completeQuietly(context);
-			}
-			// The container reuses its request for another connection: a closed stream
-			// holds none of it, whoever still holds the stream.
-			out = null;
-			async = null;
+			StreamConnection open = connection;
+			connection = null;
+			closeQuietly(open);
 		}
 		finally {
 			if (locked) {
@@ -275,47 +283,16 @@ final class Watcher implements WriteListener, AsyncListener {
 		}
 	}
 
-	private static void completeQuietly(AsyncContext context) {
-		if (context != null) {
-			try {
-				context.complete();
-			}
-			catch (IllegalStateException ex) {
-				// Already completed (client gone, timeout).
-			}
+	private static void closeQuietly(StreamConnection connection) {
+		if (connection != null) {
+			connection.close();
 		}
 	}
 
-	@Override
-	public void onWritePossible() {
+	/** The socket takes writes (again): write what waits. */
+	void writable() {
 		writable = true;
 		drain();
-	}
-
-	@Override
-	public void onError(Throwable failure) {
-		close();
-	}
-
-	// The container's own notices: the stream is over, and its request may be reused as
-	// soon as these return, so the stream is closed through the event's context.
-	@Override
-	public void onComplete(AsyncEvent event) {
-		end(event.getAsyncContext(), true);
-	}
-
-	@Override
-	public void onTimeout(AsyncEvent event) {
-		end(event.getAsyncContext(), true);
-	}
-
-	@Override
-	public void onError(AsyncEvent event) {
-		end(event.getAsyncContext(), true);
-	}
-
-	@Override
-	public void onStartAsync(AsyncEvent event) {
 	}
 
 }

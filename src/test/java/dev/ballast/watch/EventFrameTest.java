@@ -30,8 +30,26 @@ class EventFrameTest {
 			.isEqualTo("retry: 700\nevent: reconnect\ndata: {\"reason\":\"max-age\"}\n\n");
 	}
 
-	private static String text(byte[] frame) {
-		return new String(frame, StandardCharsets.UTF_8);
+	@Test
+	void aFrameIsAChunkOfAChunkedBodyAroundTheEvent() {
+		EventFrame frame = EventFrame.of("7", "remove", "{\"id\":\"é\"}");
+
+		String event = "id: 7\nevent: remove\ndata: {\"id\":\"é\"}\n\n";
+		int bytes = event.getBytes(StandardCharsets.UTF_8).length;
+		assertThat(new String(frame.chunk(), StandardCharsets.UTF_8))
+			.isEqualTo(Integer.toHexString(bytes) + "\r\n" + event + "\r\n");
+		assertThat(frame.length()).isEqualTo(bytes);
+		assertThat(frame.text()).isEqualTo(event);
+	}
+
+	@Test
+	void theEndIsTheLastChunkAndNothingWithoutChunks() {
+		assertThat(new String(EventFrame.END.chunk(), StandardCharsets.US_ASCII)).isEqualTo("0\r\n\r\n");
+		assertThat(EventFrame.END.length()).isZero();
+	}
+
+	private static String text(EventFrame frame) {
+		return frame.text();
 	}
 
 }
