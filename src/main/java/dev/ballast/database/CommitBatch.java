@@ -65,24 +65,15 @@ public class CommitBatch {
 		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
 			throw new IllegalStateException("appended rows need a transaction to commit with: " + what);
 		}
-		Pending pending = find();
-		if (pending == null) {
-			pending = new Pending(this);
-			TransactionSynchronizationManager.registerSynchronization(pending);
-		}
-		return pending;
+		return Synchronizations.findOrRegister(Pending.class, this::owns, () -> new Pending(this));
 	}
 
 	private Pending find() {
-		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
-			return null;
-		}
-		for (TransactionSynchronization synchronization : TransactionSynchronizationManager.getSynchronizations()) {
-			if (synchronization instanceof Pending found && found.owner == this) {
-				return found;
-			}
-		}
-		return null;
+		return Synchronizations.find(Pending.class, this::owns);
+	}
+
+	private boolean owns(Pending pending) {
+		return pending.owner == this;
 	}
 
 	private void write(Map<Rows, List<Object[]>> batch) {

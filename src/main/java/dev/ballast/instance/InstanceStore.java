@@ -27,6 +27,22 @@ class InstanceStore {
 	private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
 	};
 
+	/**
+	 * What an upsert of an instance row replaces when the row exists: every column but
+	 * its key and its first registration.
+	 */
+	private static final String REPLACE = """
+			ON CONFLICT (service, id) DO UPDATE SET
+			       address = EXCLUDED.address, port = EXCLUDED.port, zone = EXCLUDED.zone,
+			       weight = EXCLUDED.weight, effective_weight = EXCLUDED.effective_weight,
+			       nominal_weight = EXCLUDED.nominal_weight,
+			       mode = EXCLUDED.mode, mode_reason = EXCLUDED.mode_reason, mode_until = EXCLUDED.mode_until,
+			       unconfirmed_subscribers = EXCLUDED.unconfirmed_subscribers,
+			       health = EXCLUDED.health, ejected = EXCLUDED.ejected,
+			       metadata = EXCLUDED.metadata, tags = EXCLUDED.tags,
+			       lease_ttl_seconds = EXCLUDED.lease_ttl_seconds, last_renewed_at = EXCLUDED.last_renewed_at,
+			       revision = EXCLUDED.revision""";
+
 	/** A group's instances removed ({@link WriteBehind}). */
 	private static final CommitBatch.Rows DELETES = new CommitBatch.Rows(1, """
 			DELETE FROM instance USING unnest(?::text[], ?::text[]) AS r(service, id)
@@ -50,16 +66,8 @@ class InstanceStore {
 					       AS r(service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
 					            mode_reason, mode_until, unconfirmed, health, ejected, metadata, tags, lease_ttl_seconds,
 					            renewed, revision)
-					ON CONFLICT (service, id) DO UPDATE SET
-					       address = EXCLUDED.address, port = EXCLUDED.port, zone = EXCLUDED.zone,
-					       weight = EXCLUDED.weight, effective_weight = EXCLUDED.effective_weight,
-					       nominal_weight = EXCLUDED.nominal_weight,
-					       mode = EXCLUDED.mode, mode_reason = EXCLUDED.mode_reason, mode_until = EXCLUDED.mode_until,
-					       unconfirmed_subscribers = EXCLUDED.unconfirmed_subscribers,
-					       health = EXCLUDED.health, ejected = EXCLUDED.ejected,
-					       metadata = EXCLUDED.metadata, tags = EXCLUDED.tags,
-					       lease_ttl_seconds = EXCLUDED.lease_ttl_seconds, last_renewed_at = EXCLUDED.last_renewed_at,
-					       revision = EXCLUDED.revision""",
+					"""
+					+ REPLACE,
 			"text", "text", "text", "int4", "text", "int4", "int4", "int4", "text", "text", "text", "text", "text",
 			"bool", "text", "text", "int4", "text", "int8");
 
@@ -230,17 +238,7 @@ class InstanceStore {
 				                      metadata, tags, lease_ttl_seconds, last_renewed_at, registered_at, revision)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?::jsonb, ?::text[], ?, ?, ?,
 				        (SELECT revision FROM next))
-				ON CONFLICT (service, id) DO UPDATE SET
-				       address = EXCLUDED.address, port = EXCLUDED.port, zone = EXCLUDED.zone,
-				       weight = EXCLUDED.weight, effective_weight = EXCLUDED.effective_weight,
-				       nominal_weight = EXCLUDED.nominal_weight,
-				       mode = EXCLUDED.mode, mode_reason = EXCLUDED.mode_reason, mode_until = EXCLUDED.mode_until,
-				       unconfirmed_subscribers = EXCLUDED.unconfirmed_subscribers,
-				       health = EXCLUDED.health, ejected = EXCLUDED.ejected,
-				       metadata = EXCLUDED.metadata, tags = EXCLUDED.tags,
-				       lease_ttl_seconds = EXCLUDED.lease_ttl_seconds, last_renewed_at = EXCLUDED.last_renewed_at,
-				       revision = EXCLUDED.revision
-				RETURNING revision""")
+				""" + REPLACE + " RETURNING revision")
 			.params(instance.service().value(), instance.service().value(), instance.id().value(), instance.address(),
 					instance.port(), instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
 					instance.nominalWeight().value(), instance.mode().name(),

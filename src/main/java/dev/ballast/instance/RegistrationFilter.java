@@ -14,7 +14,6 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.core.annotation.Order;
@@ -31,9 +30,10 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * whose body is a valid registration, from a caller the security chain would admit, is
  * registered and answered here, before the security filter chain and Spring MVC, which
  * cost more CPU than the write itself. It checks what the chain checks
- * ({@link RegistrantAdmission}: token, service scope, write limit), reads the body as the
- * controller does ({@link RequestReader}), writes through the same {@link Registrations}
- * and answers what {@link InstanceController} answers, with the same headers.
+ * ({@link RegistrantAdmission}: token, service scope, write limit), binds the body
+ * straight from its bytes to what the controller binds it to
+ * ({@link RequestReader#readValid}), writes through the same {@link Registrations} and
+ * answers what {@link InstanceController} answers, with the same headers.
  * <p>
  * Everything else goes the full way with the body it sent: another method or path, a
  * query, an {@code Idempotency-Key}, a body that is not a valid registration, a caller
@@ -115,8 +115,7 @@ class RegistrationFilter implements Filter {
 		try {
 			service = ServiceName.of(target[0]);
 			id = InstanceId.of(target[1]);
-			JsonNode tree = json.readTree(body);
-			parsed = tree != null && tree.isObject() ? reader.read(tree, RegistrationRequest.class) : null;
+			parsed = reader.readValid(body, RegistrationRequest.class).orElse(null);
 		}
 		catch (RuntimeException invalid) {
 			return null;

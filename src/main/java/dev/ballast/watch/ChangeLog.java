@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.ballast.database.CommitBatch;
+import dev.ballast.database.Synchronizations;
 import dev.ballast.instance.InstanceChanged;
 import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.ServiceChanged;
@@ -13,7 +14,6 @@ import tools.jackson.databind.ObjectMapper;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Appends one row per revision to {@code change_log}. It listens synchronously, inside
@@ -98,14 +98,8 @@ class ChangeLog {
 
 	/** The current transaction's changes, handed over if it commits. */
 	private Committing committing() {
-		for (TransactionSynchronization synchronization : TransactionSynchronizationManager.getSynchronizations()) {
-			if (synchronization instanceof Committing found && found.streams == streams) {
-				return found;
-			}
-		}
-		Committing committing = new Committing(streams);
-		TransactionSynchronizationManager.registerSynchronization(committing);
-		return committing;
+		return Synchronizations.findOrRegister(Committing.class, found -> found.streams == streams,
+				() -> new Committing(streams));
 	}
 
 	/** The payload of a {@code remove} event. */

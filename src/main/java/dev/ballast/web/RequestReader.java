@@ -65,6 +65,49 @@ public class RequestReader {
 		return value;
 	}
 
+	/**
+	 * Binds a body straight from its bytes, without the tree {@link #read} walks to word
+	 * its refusals, for a caller that has {@link #read} to answer every refusal: the
+	 * bound and validated record, or empty when {@link #read} would refuse the body for
+	 * any reason. A body holding the four letters {@code null} anywhere (an explicit
+	 * null, which {@link #read} refuses as a value, or those letters in a string) is left
+	 * to {@link #read} too, so the two can never bind one body differently.
+	 * @param body the request body as received, UTF-8
+	 * @param type a record whose components carry constraint annotations
+	 * @return the record {@link #read} would return, or empty
+	 */
+	public <T> Optional<T> readValid(byte[] body, Class<T> type) {
+		if (!startsAnObject(body) || holdsNull(body)) {
+			return Optional.empty();
+		}
+		T value;
+		try {
+			value = mapper.readValue(body, type);
+		}
+		catch (JacksonException ex) {
+			return Optional.empty();
+		}
+		return value != null && validator.validate(value).isEmpty() ? Optional.of(value) : Optional.empty();
+	}
+
+	private static boolean startsAnObject(byte[] body) {
+		for (byte b : body) {
+			if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+				return b == '{';
+			}
+		}
+		return false;
+	}
+
+	private static boolean holdsNull(byte[] body) {
+		for (int i = 0; i + 3 < body.length; i++) {
+			if (body[i] == 'n' && body[i + 1] == 'u' && body[i + 2] == 'l' && body[i + 3] == 'l') {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	/** An explicit null is never a value; a field that may be left out is left out. */
 	private static void refuseNulls(JsonNode body, Class<?> type) {
 		List<FieldError> errors = new ArrayList<>();

@@ -1,6 +1,9 @@
 package dev.ballast.web;
 
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.validation.Validation;
 import jakarta.validation.Validator;
@@ -8,13 +11,18 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 
+import static dev.ballast.support.Properties.qt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.quicktheories.generators.SourceDSL.lists;
 
 /** How a request body is bound, and how each kind of refusal is worded. */
 class RequestReaderTest {
@@ -112,6 +120,57 @@ class RequestReaderTest {
 		assertThatThrownBy(() -> reader.read(mapper.readTree("[1]"), Sample.class))
 			.isInstanceOf(InvalidRequestException.class)
 			.hasMessage("the body must be a JSON object; got an array");
+	}
+
+	/**
+	 * The straight binding (the registration's short way) takes a body only when the
+	 * tree's binding accepts it, and binds it to the same record; and it takes every body
+	 * the tree's binding accepts unless the letters null appear in it.
+	 */
+	@Test
+	void bindsStraightFromBytesExactlyWhatTheTreeBindingAccepts() {
+		qt().forAll(bodies()).checkAssert(body -> {
+			Optional<Sample> straight = reader.readValid(body.getBytes(StandardCharsets.UTF_8), Sample.class);
+			Sample throughTree;
+			try {
+				throughTree = reader.read(mapper.readTree(body), Sample.class);
+			}
+			catch (InvalidRequestException | JacksonException refused) {
+				throughTree = null;
+			}
+			if (straight.isPresent()) {
+				assertThat(throughTree).as(body).isEqualTo(straight.get());
+			}
+			else if (!body.contains("null")) {
+				assertThat(throughTree).as(body).isNull();
+			}
+		});
+	}
+
+	@Test
+	void leavesABodyWithAnExplicitNullToTheTreeBinding() {
+		assertThat(reader.readValid("{\"count\":3,\"label\":null}".getBytes(StandardCharsets.UTF_8), Sample.class))
+			.isEmpty();
+		assertThat(reader.readValid("{\"count\":3,\"label\":\"x\"}".getBytes(StandardCharsets.UTF_8), Sample.class))
+			.contains(new Sample(3, null, "x", null));
+	}
+
+	/**
+	 * Objects of members valid and not, duplicated, unknown or null, and a few
+	 * non-objects.
+	 */
+	private static Gen<String> bodies() {
+		Gen<String> member = Generate.pick(List.of("\"count\":3", "\"count\":9", "\"count\":\"3\"", "\"count\":3.0",
+				"\"count\":10", "\"count\":0", "\"count\":null", "\"count\":true", "\"count\":1e0", "\"weight\":7",
+				"\"weight\":\"7\"", "\"weight\":100.0", "\"weight\":null", "\"weight\":[1]", "\"weight\":{}",
+				"\"weight\":-1", "\"label\":\"x\"", "\"label\":\"nullable\"", "\"label\":5", "\"label\":\"\"",
+				"\"label\":[]", "\"tags\":{\"a\":\"b\"}", "\"tags\":{\"a\":1}", "\"tags\":{\"a\":null}", "\"tags\":[]",
+				"\"tags\":{}", "\"other\":1", "\"Count\":3"));
+		Gen<String> objects = lists().of(member)
+			.ofSizeBetween(0, 5)
+			.map(members -> "{" + String.join(",", members) + "}");
+		return objects.mix(Generate.pick(List.of("[]", "[{\"count\":3}]", " {\"count\":1} ", "{\"count\":1} x",
+				"{\"count\":1}{}", "null", "\"s\"", "3", "{\"count\":1", "\t\n{\"count\":2}")), 15);
 	}
 
 }

@@ -1,0 +1,51 @@
+package dev.ballast.database;
+
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * The one synchronization of a kind that a component keeps per transaction (the rows it
+ * appends, the changes it hands over at commit): found among the current transaction's
+ * synchronizations, or registered with it on first use, so that it is suspended, resumed
+ * and ended with that transaction.
+ */
+public final class Synchronizations {
+
+	private Synchronizations() {
+	}
+
+	/**
+	 * The current transaction's synchronization of {@code type} that {@code mine}
+	 * accepts, or null when it has none or synchronization is not active.
+	 */
+	public static <T extends TransactionSynchronization> T find(Class<T> type, Predicate<T> mine) {
+		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+			return null;
+		}
+		for (TransactionSynchronization synchronization : TransactionSynchronizationManager.getSynchronizations()) {
+			if (type.isInstance(synchronization) && mine.test(type.cast(synchronization))) {
+				return type.cast(synchronization);
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * The current transaction's synchronization of {@code type} that {@code mine}
+	 * accepts, registered from {@code created} if it has none yet.
+	 * @throws IllegalStateException when synchronization is not active
+	 */
+	public static <T extends TransactionSynchronization> T findOrRegister(Class<T> type, Predicate<T> mine,
+			Supplier<T> created) {
+		T found = find(type, mine);
+		if (found == null) {
+			found = created.get();
+			TransactionSynchronizationManager.registerSynchronization(found);
+		}
+		return found;
+	}
+
+}
