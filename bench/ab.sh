@@ -65,15 +65,8 @@ etcd --name bench --data-dir "$work/etcd" --listen-client-urls "$etcd_url" --adv
 pids+=($!)
 etcd_pid=$!
 fi
-up() { # url pattern pid
-	local deadline=$((SECONDS + 600))
-	until curl -fsS -m 2 "$1" 2>/dev/null | grep -q "$2"; do
-		kill -0 "$3" 2>/dev/null && ((SECONDS < deadline)) || { echo "$1 did not come up" >&2; exit 1; }
-		sleep 0.25
-	done
-}
 for node in A B; do
-	up "${url[$node]}/actuator/health" UP "${jvm[$node]}"
+	await_up "node $node" "${jvm[$node]}" "${url[$node]}/actuator/health" '"status":"UP"' 600 "$work/$node.log" || exit 1
 	pg[$node]="$(head -n1 "$work/$node/postgres/postmaster.pid")"
 done
 # CPU by thread kind over one measured stretch of load against a node: before, the load
@@ -112,7 +105,7 @@ registrations() { # node
 	java -cp "$work/classes" Compare registrations --target ballast --url "${url[$1]}" \
 		--pids "${jvm[$1]},${pg[$1]}" --warmup 0 --seconds 10 | grep '^RESULT' | sed "s/target=ballast/target=$1/"
 }
-up "$etcd_url/health" '"health":"true"' "$etcd_pid"
+await_up etcd "$etcd_pid" "$etcd_url/health" '"health":"true"' 600 "$work/etcd.log" || exit 1
 echo "A: $old; B: $new; etcd: $(etcd --version | head -n1); $(nproc) CPUs"
 for round in $(seq "$rounds"); do
 	echo "round $round, load average $(cut -d' ' -f1-3 /proc/loadavg)"

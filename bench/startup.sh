@@ -60,21 +60,14 @@ postgres_cpu_ms() {
 # Starts the node with the given JVM arguments and jar, sets startup_ms to the time until
 # health answered UP, and jvm_cpu_ms and postgres_cpu_ms to the CPU used until then.
 start_server() {
-	local began deadline port
+	local began port
 	port="$(free_port)"
 	began=$(now_ms)
-	deadline=$((began + health_timeout * 1000))
 	java "$@" --server.port="$port" --server.address=127.0.0.1 --ballast.data-dir="$data" \
 		"${node_options[@]}" >>"$log" 2>&1 &
 	server_pid=$!
-	until curl -fsS -m 2 "http://127.0.0.1:$port/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; do
-		if ! kill -0 "$server_pid" 2>/dev/null || (($(now_ms) > deadline)); then
-			echo "server did not become healthy within ${health_timeout}s; last lines of its log:" >&2
-			tail -n 30 "$log" >&2
-			return 1
-		fi
-		sleep 0.05
-	done
+	await_up "the node" "$server_pid" "http://127.0.0.1:$port/actuator/health" '"status":"UP"' "$health_timeout" \
+		"$log" || return 1
 	startup_ms=$(($(now_ms) - began))
 	jvm_cpu_ms="$(cpu_ms "$server_pid")"
 	postgres_cpu_ms="$(postgres_cpu_ms)"
@@ -99,22 +92,15 @@ stop_server >/dev/null
 # (-Dspring.context.exit=onRefresh) leaves out Tomcat's start, the first requests and their
 # classes, and leaves the embedded PostgreSQL running.
 train() {
-	local cache="$1" training_began port deadline
+	local cache="$1" training_began port
 	shift
 	training_began=$(now_ms)
 	port="$(free_port)"
-	deadline=$((training_began + health_timeout * 1000))
 	java -XX:AOTCacheOutput="$cache" "$@" -jar "$extracted" --server.port="$port" --server.address=127.0.0.1 \
 		--ballast.data-dir="$data" "${node_options[@]}" >>"$log" 2>&1 &
 	server_pid=$!
-	until curl -fsS -m 2 "http://127.0.0.1:$port/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; do
-		if ! kill -0 "$server_pid" 2>/dev/null || (($(now_ms) > deadline)); then
-			echo "the training run did not become healthy within ${health_timeout}s; last lines of its log:" >&2
-			tail -n 30 "$log" >&2
-			exit 1
-		fi
-		sleep 0.1
-	done
+	await_up "the training run" "$server_pid" "http://127.0.0.1:$port/actuator/health" '"status":"UP"' \
+		"$health_timeout" "$log" || exit 1
 	for _ in 1 2 3 4 5; do
 		curl -fsS -m 5 -o /dev/null "http://127.0.0.1:$port/actuator/health"
 		curl -fsS -m 5 -o /dev/null "http://127.0.0.1:$port/actuator/health/readiness"
