@@ -4,7 +4,7 @@ committer, JIT compilers, GC, other) and a PostgreSQL postmaster with every desc
   python3 bench/cpu_split.py snapshot JVM_PID POSTMASTER_PID > before.json
   python3 bench/cpu_split.py per-write before.json after.json WRITES
 
-prints milliseconds of CPU per write for each group. Linux's USER_HZ is 100.
+prints milliseconds of CPU per write (or heartbeat: any operation) for each group. Linux's USER_HZ is 100.
 """
 import collections
 import json
@@ -60,5 +60,5 @@ if __name__ == "__main__":
         before, after = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
         writes = int(sys.argv[4])
         split = {k: (after.get(k, 0) - before.get(k, 0)) * 10.0 / writes for k in after}
-        print(f"total={sum(split.values()):.2f}", " ".join(f"{k}={v:.2f}" for k, v in sorted(split.items())),
-              "(ms CPU per write)")
+        print(f"total={sum(split.values()):.3f}", " ".join(f"{k}={v:.3f}" for k, v in sorted(split.items())),
+              "(ms CPU per operation)")

@@ -54,12 +54,7 @@ on_exit() {
 trap on_exit EXIT
 
 wait_healthy() { # url pid log
-	local deadline=$(($(now_ms) + health_timeout * 1000))
-	until curl -fsS -m 2 "$1/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; do
-		kill -0 "$2" 2>/dev/null || { echo "node exited; last lines of $3:" >&2; tail -n 40 "$3" >&2; exit 1; }
-		(($(now_ms) < deadline)) || { echo "node not healthy within ${health_timeout}s" >&2; tail -n 40 "$3" >&2; exit 1; }
-		sleep 0.1
-	done
+	await_up "the node at $1" "$2" "$1/actuator/health" '"status":"UP"' "$health_timeout" "$3" || exit 1
 }
 
 port_a="$(free_port)"

@@ -30,12 +30,7 @@ BASE="http://127.0.0.1:$PORT"
 java -Xmx512m -jar "$jar" --server.port="$PORT" --server.address=127.0.0.1 --ballast.data-dir="$data" \
 	--ballast.dns.port="$DNS_PORT" "${node_options[@]}" >"$work/server.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 180); do
-	curl -sf "$BASE/actuator/health" >/dev/null 2>&1 && break
-	kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log"; exit 1; }
-	sleep 1
-done
-curl -sf "$BASE/actuator/health" >/dev/null || { echo "server not healthy within 180 s" >&2; exit 1; }
+await_up "the node" "$server_pid" "$BASE/actuator/health" '"status":"UP"' 180 "$work/server.log" || exit 1
 
 java bench/Populate.java --url "$BASE" --instances "$INSTANCES" --services 1 --clients 4
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -42,12 +42,7 @@ BASE="http://127.0.0.1:$PORT"
 java -Xmx512m -jar "$jar" --server.port="$PORT" --server.address=127.0.0.1 --ballast.data-dir="$data" \
   "${node_options[@]}" >"$work/server.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 120); do
-  curl -sf "$BASE/actuator/health" >/dev/null 2>&1 && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log"; exit 1; }
-  sleep 1
-done
-curl -sf "$BASE/actuator/health" >/dev/null || { echo "server not healthy within 120 s" >&2; exit 1; }
+await_up "the node" "$server_pid" "$BASE/actuator/health" '"status":"UP"' 120 "$work/server.log" || exit 1
 
 java bench/Populate.java --url "$BASE" --instances "$BENCH_INSTANCES" --services "$BENCH_SERVICES" --clients 16
 

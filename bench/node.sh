@@ -91,3 +91,17 @@ free_port() {
 }
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# Waits until a process answers: until URL's body holds PATTERN, while PID lives, for at
+# most SECONDS; otherwise prints the last lines of LOG and fails.
+await_up() { # name pid url pattern seconds log
+	local deadline=$(($(now_ms) + $5 * 1000))
+	until curl -fsS -m 2 "$3" 2>/dev/null | grep -q "$4"; do
+		if ! kill -0 "$2" 2>/dev/null || (($(now_ms) > deadline)); then
+			echo "$1 did not come up within $5 s; last lines of its log:" >&2
+			tail -n 40 "$6" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}

@@ -44,25 +44,12 @@ generator_pid=""
 # Starts the server and waits for health UP; prints the milliseconds from process start
 # to the first UP answer.
 start_server() {
-	local began=$(now_ms) deadline
-	deadline=$((began + health_timeout * 1000))
+	local began=$(now_ms)
 	echo "---- start $(date -u +%FT%TZ) ----" >>"$log"
 	java -jar "$jar" --server.port="$port" --ballast.data-dir="$data" "${node_options[@]}" >>"$log" 2>&1 &
 	server_pid=$!
-	until curl -fsS -m 2 "http://127.0.0.1:$port/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; do
-		if ! kill -0 "$server_pid" 2>/dev/null; then
-			server_pid=""
-			echo "server exited during startup; last lines of its log:" >&2
-			tail -n 40 "$log" >&2
-			return 1
-		fi
-		if (($(now_ms) > deadline)); then
-			echo "server not healthy within ${health_timeout}s; last lines of its log:" >&2
-			tail -n 40 "$log" >&2
-			return 1
-		fi
-		sleep 0.1
-	done
+	await_up "the node" "$server_pid" "http://127.0.0.1:$port/actuator/health" '"status":"UP"' "$health_timeout" \
+		"$log" || return 1
 	startup_ms=$(($(now_ms) - began))
 }
 

@@ -39,15 +39,12 @@ public class AuditTrail {
 
 	private final Actors actors;
 
-	private final RequestIds requestIds;
-
 	private final Clock clock;
 
-	AuditTrail(CommitBatch batch, ObjectMapper json, Actors actors, RequestIds requestIds, Clock clock) {
+	AuditTrail(CommitBatch batch, ObjectMapper json, Actors actors, Clock clock) {
 		this.batch = batch;
 		this.json = json;
 		this.actors = actors;
-		this.requestIds = requestIds;
 		this.clock = clock;
 	}
 
@@ -64,7 +61,7 @@ public class AuditTrail {
 	private void write(AuditEntry entry, Actor actor) {
 		batch.append(ROWS, clock.instant().toString(), actor.tokenId(), actor.tokenName(), entry.action().code(),
 				entry.service(), entry.instance(), jsonOrNull(entry.before()), jsonOrNull(entry.after()),
-				CommitBatch.arrayLiteral(entry.normalizations()), entry.forced(), requestIds.current(),
+				CommitBatch.arrayLiteral(entry.normalizations()), entry.forced(), RequestIds.current(),
 				entry.details().isEmpty() ? null : json.writeValueAsString(entry.details()));
 	}
 

@@ -1,5 +1,6 @@
 package dev.ballast.lease;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 import dev.ballast.instance.Mode;
@@ -15,4 +16,17 @@ import io.swagger.v3.oas.annotations.media.Schema;
  */
 @Schema(name = "Heartbeat")
 record HeartbeatView(Mode mode, Weight effectiveWeight, Instant leaseExpiresAt) {
+
+	/**
+	 * The JSON the application's mapper writes for this view, written by hand for the
+	 * heartbeat's short way, where the mapper's generator setup cost more than the rest
+	 * of the answer. Nothing in it needs escaping: a mode's name, an int and an ISO-8601
+	 * instant.
+	 */
+	byte[] json() {
+		return ("{\"mode\":\"" + mode.name() + "\",\"effectiveWeight\":" + effectiveWeight.value()
+				+ ",\"leaseExpiresAt\":\"" + leaseExpiresAt + "\"}")
+			.getBytes(StandardCharsets.US_ASCII);
+	}
+
 }

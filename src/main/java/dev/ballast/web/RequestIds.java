@@ -1,6 +1,7 @@
 package dev.ballast.web;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
@@ -10,6 +11,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
@@ -21,7 +23,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Gives every request an id: the caller's {@value #HEADER} when it is a sane token,
  * otherwise a new one, so one id ties a client's log, the audit log and ours together. It
  * is set on the response before anything else runs, so every answer carries it, refusals
- * by later filters included.
+ * by later filters included. Then the {@link ShortWay}s may answer the request before the
+ * rest of the chain.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -33,7 +36,10 @@ public class RequestIds extends OncePerRequestFilter {
 
 	private static final String ATTRIBUTE = RequestIds.class.getName();
 
-	RequestIds() {
+	private final List<ShortWay> shortWays;
+
+	RequestIds(ObjectProvider<ShortWay> shortWays) {
+		this.shortWays = shortWays.orderedStream().toList();
 	}
 
 	@Override
@@ -49,11 +55,16 @@ public class RequestIds extends OncePerRequestFilter {
 		}
 		request.setAttribute(ATTRIBUTE, id);
 		response.setHeader(HEADER, id);
+		for (ShortWay shortWay : shortWays) {
+			if (shortWay.answered(request, response)) {
+				return;
+			}
+		}
 		chain.doFilter(request, response);
 	}
 
 	/** The id of the request this thread serves, or {@code null} outside a request. */
-	public String current() {
+	public static String current() {
 		RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
 		return attributes == null ? null : (String) attributes.getAttribute(ATTRIBUTE, RequestAttributes.SCOPE_REQUEST);
 	}

@@ -3,38 +3,31 @@ package dev.ballast.lease;
 import java.io.IOException;
 
 import dev.ballast.security.RegistrantAdmission;
+import dev.ballast.web.ShortWay;
 import jakarta.servlet.DispatcherType;
-import jakarta.servlet.Filter;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import tools.jackson.databind.ObjectMapper;
 
-import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 
 /**
  * The heartbeat's short way: {@code POST /v1/services/{service}/instances/{id}/heartbeat}
- * of an instance this node holds as current is answered here, before the security filter
- * chain and Spring MVC, which cost several times what absorbing the heartbeat does. It
- * checks what the chain checks ({@link RegistrantAdmission}: token, service scope, write
- * limit) and answers what {@link HeartbeatController} answers, with the same headers.
- * Anything else goes the full way, untouched: an instance not cached or not PASSING (its
- * first heartbeat here, a revival, a 404), a refusal (401, 403, 429), a body, a query, an
+ * of an instance this node holds as current is answered here, ahead of every other filter
+ * (the security filter chain among them) and Spring MVC, which cost several times what
+ * absorbing the heartbeat does. It checks what the chain checks
+ * ({@link RegistrantAdmission}: token, service scope, write limit) and answers what
+ * {@link HeartbeatController} answers, with the same headers. Anything else goes the full
+ * way, untouched: an instance not cached or not PASSING (its first heartbeat here, a
+ * revival, a 404), a refusal (401, 403, 429), a body, a query, an
  * {@code Idempotency-Key}, an escaped path, an {@code Accept} other than JSON.
  * <p>
- * It runs after the request id is set ({@code RequestIds}, first of all filters), so its
- * answers carry one like every other.
+ * As a {@link ShortWay} it runs once the request has its id, so its answers carry one
+ * like every other.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 20)
-class HeartbeatFilter implements Filter {
+class HeartbeatShortWay implements ShortWay {
 
 	private static final String PREFIX = "/v1/services/";
 
@@ -46,32 +39,26 @@ class HeartbeatFilter implements Filter {
 
 	private final RegistrantAdmission admission;
 
-	private final ObjectMapper json;
-
-	HeartbeatFilter(Heartbeats heartbeats, RegistrantAdmission admission, ObjectMapper json) {
+	HeartbeatShortWay(Heartbeats heartbeats, RegistrantAdmission admission) {
 		this.heartbeats = heartbeats;
 		this.admission = admission;
-		this.json = json;
 	}
 
 	@Override
-	public void doFilter(ServletRequest servletRequest, ServletResponse servletResponse, FilterChain chain)
-			throws IOException, ServletException {
-		HttpServletRequest request = (HttpServletRequest) servletRequest;
+	public boolean answered(HttpServletRequest request, HttpServletResponse response) throws IOException {
 		InstanceKey key = plain(request) ? key(request.getRequestURI()) : null;
 		HeartbeatView answer = key == null ? null
 				: heartbeats.beatFromMemory(key, () -> admission.admits(request, key.service()));
 		if (answer == null) {
-			chain.doFilter(servletRequest, servletResponse);
-			return;
+			return false;
 		}
-		HttpServletResponse response = (HttpServletResponse) servletResponse;
-		byte[] body = json.writeValueAsBytes(answer);
+		byte[] body = answer.json();
 		admission.writeHeaders(request, response);
 		response.setStatus(HttpServletResponse.SC_OK);
 		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
 		response.setContentLength(body.length);
 		response.getOutputStream().write(body);
+		return true;
 	}
 
 	/**
