@@ -19,15 +19,6 @@ import org.slf4j.LoggerFactory;
  * a client (see {@link Watcher#drain}), so a slow stream holds no writer. An event for
  * thousands of streams is handed over in {@link Batch batches}, one task per writer for
  * many streams, so that the hand-off costs the delivering thread little per stream.
- *
- * <p>
- * The first {@link #BATCH} streams of a hand-off the delivering thread writes itself,
- * once it has handed the rest over: a change for a few streams then reaches them without
- * waiting for another thread to wake and get a core (on a loaded machine, most of a
- * single watcher's latency), and for many streams the delivering thread writes alongside
- * the writers instead of waiting idle for the next change. A stream's writes stay ordered
- * whichever thread makes them: a drain holds the stream's write lock, and one that finds
- * it taken leaves a request its holder serves ({@link Watcher#drain}).
  */
 final class StreamWriters {
 
@@ -73,17 +64,6 @@ final class StreamWriters {
 		}
 	}
 
-	/** As {@link #drainOrEnd}, for a stream written by the thread that handed it over. */
-	private static void writeOrEnd(Watcher watcher) {
-		try {
-			watcher.drain();
-		}
-		catch (RuntimeException ex) {
-			log.error("Writing a stream failed; closing it", ex);
-			watcher.close();
-		}
-	}
-
 	/** Starts new threads if these were stopped, as a paused context starts again. */
 	void restart() {
 		for (SerialThread thread : threads) {
@@ -109,9 +89,6 @@ final class StreamWriters {
 		@SuppressWarnings("unchecked")
 		private final List<Watcher>[] pending = new List[threads.length];
 
-		/** Written by the thread that submits, after the hand-over. */
-		private final List<Watcher> own = new ArrayList<>();
-
 		private Batch() {
 		}
 
@@ -121,14 +98,6 @@ final class StreamWriters {
 		 * then.
 		 */
 		void add(Watcher watcher) {
-			if (watcher.drainScheduled()) {
-				// Its writer has it queued: that drain writes this too.
-				return;
-			}
-			if (own.size() < BATCH) {
-				own.add(watcher);
-				return;
-			}
 			if (!watcher.scheduleDrain()) {
 				return;
 			}
@@ -142,12 +111,11 @@ final class StreamWriters {
 			}
 		}
 
-		/** Hands over what is left, then writes the first streams on this thread. */
+		/** Hands over what is left. */
 		void submit() {
 			for (int writer = 0; writer < pending.length; writer++) {
 				handOver(writer);
 			}
-			own.forEach(StreamWriters::writeOrEnd);
 		}
 
 		private void handOver(int writer) {

@@ -26,8 +26,7 @@ import org.springframework.stereotype.Component;
  * each service's state and queues them to every watcher of the service; it sends a new
  * stream its snapshot or exactly what it missed; it answers waiting queries. It never
  * reads the database, so a slow database never holds up the delivery of what has been
- * read. It writes the first streams of each change itself and hands the rest to
- * {@link StreamWriters}, on every core; a write never waits for a client.
+ * read, and it never writes to a socket: {@link StreamWriters} do, on every core.
  */
 @Component
 class Streams implements SmartLifecycle {
@@ -42,9 +41,7 @@ class Streams implements SmartLifecycle {
 
 	private final SerialThread thread = new SerialThread("ballast-watch-feed");
 
-	/**
-	 * Write what this thread queued beyond its first streams (see {@link StreamWriters}).
-	 */
+	/** Write what this thread queued, so that it never waits for a socket. */
 	private final StreamWriters writers = StreamWriters.perCore();
 
 	/** The services followed, with their watchers and waiters; delivering thread only. */

@@ -9,8 +9,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * One open event stream. Events are queued by the delivering thread and written by it or
- * by the stream's writer thread ({@link StreamWriters}) straight to the stream's socket
+ * One open event stream. Events are queued by the delivering thread and written by the
+ * stream's writer thread ({@link StreamWriters}) straight to the stream's socket
  * ({@link StreamConnection}) without waiting: a write never waits for the client, so no
  * thread is held by an idle or slow stream, and one that stops reading only fills its own
  * bounded queue.
@@ -144,11 +144,6 @@ final class Watcher {
 	 */
 	boolean scheduleDrain() {
 		return drainScheduled.compareAndSet(false, true);
-	}
-
-	/** Handed to its writer and not drained by it yet. */
-	boolean drainScheduled() {
-		return drainScheduled.get();
 	}
 
 	/** Its writer's turn: everything queued until now is written by this drain. */
