@@ -1,15 +1,23 @@
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,6 +31,17 @@ import java.util.regex.Pattern;
  * event) pair of the measured writes; an event that arrives before the acknowledgement
  * counts as 0. Every watcher must receive exactly the acknowledged revisions of each
  * window, once each and in order.
+ *
+ * <p>
+ * The watchers' streams are read by a few selector threads (--selectors) that parse the
+ * bytes in place (HTTP head, chunks, then SSE lines or etcd's JSON messages) without a
+ * thread, a line or a string per event: at 10,000 watchers and 20 writes/s the generator
+ * reads 200,000 events a second on the same cores as the server, and one virtual thread
+ * per watcher reading lines cost it more CPU per event than the servers spent sending
+ * them, so that the figure measured the generator. The CPU it still spends per event is
+ * printed (client_us_per_event) next to the server's (server_us_per_event, all its
+ * processes), and so is the fan-out spread: per write, the first watcher's event to the
+ * last one's.
  */
 final class CompareWatch {
 
@@ -33,16 +52,18 @@ final class CompareWatch {
 		BenchArgs options = BenchArgs.parse(args, 1,
 				BenchArgs.defaults("--target", "ballast", "--url", "http://127.0.0.1:8080", "--pid", "0", "--watchers",
 						"1000", "--rate", "20", "--warmup", "2", "--seconds", "10", "--open-rate", "1000", "--drain", "30",
-						"--open-timeout", "120"),
+						"--open-timeout", "120", "--selectors", "2"),
 				"""
 						Compare watch: opens --watchers watchers on Ballast (SSE) or etcd (HTTP gateway watch), at most
 						--open-rate a second, reports what they cost the server (--pid: its process), then writes at --rate
-						a second, --warmup unmeasured and --seconds measured seconds, and closes them.""");
+						a second, --warmup unmeasured and --seconds measured seconds, and closes them. --selectors threads
+						read the streams.""");
 		int watchers = options.positive("--watchers");
 		String tag = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
 		long pid = options.longValue("--pid");
 		Side side = options.oneOf("--target", "ballast", "etcd").equals("ballast")
 				? new BallastSide(options.url("--url"), tag, pid) : new EtcdSide(options.url("--url"), tag, pid);
+		side.readers = new Readers(options.positive("--selectors"));
 		try {
 			side.prepare();
 			long[] before = side.memory();
@@ -64,10 +85,51 @@ final class CompareWatch {
 		}
 	}
 
-	/** One watcher's connection and what it received, read by its own virtual thread. */
+	/**
+	 * One watcher's connection, where its parser stands, and what it received; read and
+	 * parsed by one selector thread ({@link Readers}).
+	 */
 	static final class Watcher {
 
-		final Http1 http;
+		static final int HEAD = 0, CHUNK_SIZE = 1, CHUNK_EXT = 2, CHUNK_DATA = 3, CHUNK_CR = 4, CHUNK_LF = 5,
+				IDENTITY = 6, DONE = 7;
+
+		/** Bytes of a line kept: enough for "id: <revision>" and "event: snapshot". */
+		static final int LINE_PREFIX = 48;
+
+		final SocketChannel channel;
+
+		ByteBuffer request;
+
+		int phase = HEAD;
+
+		byte[] head = new byte[512];
+
+		int headLength;
+
+		long chunkRemaining;
+
+		boolean chunkSizeSeen;
+
+		/** SSE: the current line's first bytes, and the event's id and name so far. */
+		final byte[] line = new byte[LINE_PREFIX];
+
+		int lineLength;
+
+		boolean afterCR;
+
+		long eventId = -1;
+
+		boolean snapshot;
+
+		boolean named;
+
+		/** etcd: how much of each searched pattern the last bytes matched, and a number. */
+		int revisionMatch;
+
+		int createdMatch;
+
+		long number = -1;
 
 		long[] revisions = new long[256];
 
@@ -82,8 +144,9 @@ final class CompareWatch {
 		/** Counted down once, when the stream has started (snapshot or created). */
 		volatile CountDownLatch latch;
 
-		Watcher(URI base) {
-			this.http = new Http1(base, 30_000, 2048);
+		Watcher(SocketChannel channel, byte[] request) {
+			this.channel = channel;
+			this.request = ByteBuffer.wrap(request);
 		}
 
 		synchronized void received(long revision, long at) {
@@ -104,6 +167,309 @@ final class CompareWatch {
 			return count == 0 ? -1 : revisions[count - 1];
 		}
 
+		void started() {
+			if (!ready) {
+				ready = true;
+				latch.countDown();
+			}
+		}
+
+		/** Ends the watcher with a reason (the first one counts). */
+		void fail(String reason) {
+			if (failure == null) {
+				failure = reason;
+			}
+			if (!ready) {
+				latch.countDown();
+			}
+		}
+
+	}
+
+	/**
+	 * The selector threads that read every watcher's stream: each owns the watchers given
+	 * to it, sends their requests and parses what arrives in place (HTTP head, chunked
+	 * framing, then the side's {@link Side#body body parser}).
+	 */
+	static final class Readers {
+
+		final Loop[] loops;
+
+		volatile boolean stopping;
+
+		int next;
+
+		Readers(int threads) {
+			loops = new Loop[threads];
+		}
+
+		void start(Side side) throws IOException {
+			for (int i = 0; i < loops.length; i++) {
+				loops[i] = new Loop(side, i + 1);
+				loops[i].thread.start();
+			}
+		}
+
+		/** Opens a watcher's connection and hands it to the next thread. */
+		void add(Watcher watcher) {
+			loops[next++ % loops.length].add(watcher);
+		}
+
+		void stop() throws InterruptedException {
+			stopping = true;
+			for (Loop loop : loops) {
+				if (loop != null) {
+					loop.selector.wakeup();
+					loop.thread.join(5_000);
+				}
+			}
+		}
+
+		final class Loop implements Runnable {
+
+			final Side side;
+
+			final Selector selector;
+
+			final ConcurrentLinkedQueue<Watcher> incoming = new ConcurrentLinkedQueue<>();
+
+			final ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024);
+
+			final byte[] bytes = new byte[64 * 1024];
+
+			final Thread thread;
+
+			Loop(Side side, int number) throws IOException {
+				this.side = side;
+				this.selector = Selector.open();
+				this.thread = Thread.ofPlatform().name("watch-reader-" + number).daemon().unstarted(this);
+			}
+
+			void add(Watcher watcher) {
+				incoming.add(watcher);
+				selector.wakeup();
+			}
+
+			@Override
+			public void run() {
+				try {
+					while (!stopping) {
+						selector.select(100);
+						for (Watcher watcher = incoming.poll(); watcher != null; watcher = incoming.poll()) {
+							try {
+								watcher.channel.register(selector, SelectionKey.OP_CONNECT, watcher);
+							}
+							catch (IOException ex) {
+								watcher.fail(ex.toString());
+							}
+						}
+						Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+						while (keys.hasNext()) {
+							SelectionKey key = keys.next();
+							keys.remove();
+							Watcher watcher = (Watcher) key.attachment();
+							try {
+								if (!key.isValid()) {
+									continue;
+								}
+								if (key.isConnectable()) {
+									if (watcher.channel.finishConnect()) {
+										key.interestOps(SelectionKey.OP_WRITE);
+									}
+								}
+								else if (key.isWritable()) {
+									watcher.channel.write(watcher.request);
+									if (!watcher.request.hasRemaining()) {
+										watcher.request = null;
+										key.interestOps(SelectionKey.OP_READ);
+									}
+								}
+								else if (key.isReadable()) {
+									read(key, watcher);
+								}
+							}
+							catch (IOException ex) {
+								if (!stopping) {
+									watcher.fail(ex.toString());
+								}
+								close(key, watcher);
+							}
+						}
+					}
+					for (SelectionKey key : selector.keys()) {
+						close(key, (Watcher) key.attachment());
+					}
+					selector.close();
+				}
+				catch (IOException ex) {
+					throw new IllegalStateException(ex);
+				}
+			}
+
+			private void read(SelectionKey key, Watcher watcher) throws IOException {
+				// Bounded, so one busy stream cannot starve the others on this thread.
+				for (int rounds = 0; rounds < 4; rounds++) {
+					buffer.clear();
+					int n = watcher.channel.read(buffer);
+					if (n < 0) {
+						if (!stopping) {
+							watcher.fail("connection closed by the server");
+						}
+						close(key, watcher);
+						return;
+					}
+					if (n == 0) {
+						return;
+					}
+					long now = System.nanoTime();
+					buffer.flip();
+					buffer.get(bytes, 0, n);
+					String problem = parse(watcher, bytes, n, now);
+					if (problem != null) {
+						watcher.fail(problem);
+						close(key, watcher);
+						return;
+					}
+					if (n < buffer.capacity()) {
+						return;
+					}
+				}
+			}
+
+			private void close(SelectionKey key, Watcher watcher) {
+				key.cancel();
+				try {
+					watcher.channel.close();
+				}
+				catch (IOException ex) {
+					// Closing is all that is left to do.
+				}
+			}
+
+			/** The HTTP head, then the body's chunks to the side's parser; a problem ends the stream. */
+			private String parse(Watcher w, byte[] in, int n, long now) {
+				int i = 0;
+				while (i < n) {
+					switch (w.phase) {
+						case Watcher.HEAD -> {
+							byte b = in[i++];
+							if (w.headLength == w.head.length) {
+								if (w.head.length >= 16384) {
+									return "response head longer than 16 KiB";
+								}
+								w.head = Arrays.copyOf(w.head, w.head.length * 2);
+							}
+							w.head[w.headLength++] = b;
+							if (b == '\n' && w.headLength >= 4 && w.head[w.headLength - 2] == '\r'
+									&& w.head[w.headLength - 3] == '\n' && w.head[w.headLength - 4] == '\r') {
+								String problem = head(w);
+								w.head = null;
+								if (problem != null) {
+									return problem;
+								}
+							}
+						}
+						case Watcher.CHUNK_SIZE -> {
+							byte b = in[i++];
+							int digit = Character.digit(b, 16);
+							if (digit >= 0) {
+								w.chunkRemaining = (w.chunkRemaining << 4) | digit;
+								w.chunkSizeSeen = true;
+							}
+							else if (b == ';' || b == ' ' || b == '\t' || b == '\r') {
+								w.phase = Watcher.CHUNK_EXT;
+							}
+							else if (b == '\n') {
+								String problem = chunkSizeLine(w);
+								if (problem != null) {
+									return problem;
+								}
+							}
+							else {
+								return "bad byte 0x%02x in a chunk size".formatted(b & 0xff);
+							}
+						}
+						case Watcher.CHUNK_EXT -> {
+							if (in[i++] == '\n') {
+								String problem = chunkSizeLine(w);
+								if (problem != null) {
+									return problem;
+								}
+							}
+						}
+						case Watcher.CHUNK_DATA -> {
+							int take = (int) Math.min(w.chunkRemaining, n - i);
+							String problem = side.body(w, in, i, take, now);
+							if (problem != null) {
+								return problem;
+							}
+							i += take;
+							w.chunkRemaining -= take;
+							if (w.chunkRemaining == 0) {
+								w.phase = Watcher.CHUNK_CR;
+							}
+						}
+						case Watcher.CHUNK_CR -> {
+							if (in[i++] != '\r') {
+								return "chunk data not followed by CRLF";
+							}
+							w.phase = Watcher.CHUNK_LF;
+						}
+						case Watcher.CHUNK_LF -> {
+							if (in[i++] != '\n') {
+								return "chunk data not followed by CRLF";
+							}
+							w.phase = Watcher.CHUNK_SIZE;
+							w.chunkRemaining = 0;
+							w.chunkSizeSeen = false;
+						}
+						case Watcher.IDENTITY -> {
+							String problem = side.body(w, in, i, n - i, now);
+							if (problem != null) {
+								return problem;
+							}
+							i = n;
+						}
+						default -> {
+							// After the last chunk: the stream is over.
+							return "bytes after the last chunk";
+						}
+					}
+				}
+				return null;
+			}
+
+			private static String head(Watcher w) {
+				String head = new String(w.head, 0, w.headLength, StandardCharsets.ISO_8859_1);
+				String[] lines = head.split("\r\n");
+				String[] status = lines[0].split(" ", 3);
+				if (status.length < 2 || !status[0].startsWith("HTTP/1.")) {
+					return "not an HTTP/1.x response: " + lines[0];
+				}
+				if (!status[1].equals("200")) {
+					return "watch: " + status[1];
+				}
+				boolean chunked = false;
+				for (int k = 1; k < lines.length; k++) {
+					String lower = lines[k].toLowerCase(Locale.ROOT);
+					if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+						chunked = true;
+					}
+				}
+				w.phase = chunked ? Watcher.CHUNK_SIZE : Watcher.IDENTITY;
+				return null;
+			}
+
+			private static String chunkSizeLine(Watcher w) {
+				if (!w.chunkSizeSeen) {
+					return "empty chunk size line";
+				}
+				w.phase = w.chunkRemaining == 0 ? Watcher.DONE : Watcher.CHUNK_DATA;
+				return null;
+			}
+
+		}
+
 	}
 
 	/** One registry under watch: how to open a watcher, parse its stream and write. */
@@ -119,6 +485,8 @@ final class CompareWatch {
 
 		final Http1 writer;
 
+		Readers readers;
+
 		Side(Peer peer, String tag, long pid) {
 			this.peer = peer;
 			this.tag = tag;
@@ -131,8 +499,24 @@ final class CompareWatch {
 		/** {RSS bytes, heap bytes after a full GC or -1}. */
 		abstract long[] memory() throws IOException, InterruptedException;
 
-		/** Sends the watch request and reads the stream until it ends. */
-		abstract void stream(Watcher watcher) throws IOException;
+		/** The bytes of the watch request. */
+		abstract byte[] watchRequest();
+
+		/**
+		 * Parses {@code length} bytes of a watcher's body (unchunked) that arrived at
+		 * {@code now}; a problem that ends the stream, or null.
+		 */
+		abstract String body(Watcher watcher, byte[] in, int from, int length, long now);
+
+		byte[] request(String method, String path, String headers, String body) {
+			byte[] payload = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+			byte[] head = ("%s %s HTTP/1.1\r\nHost: %s:%d\r\n%s%s\r\n".formatted(method, path, peer.base.getHost(),
+					peer.base.getPort(), headers, body == null ? "" : "Content-Length: " + payload.length + "\r\n"))
+				.getBytes(StandardCharsets.US_ASCII);
+			byte[] request = Arrays.copyOf(head, head.length + payload.length);
+			System.arraycopy(payload, 0, request, head.length, payload.length);
+			return request;
+		}
 
 		/** Write number j; its revision, or -1 with the reason printed. */
 		abstract long write(int j) throws IOException;
@@ -145,35 +529,40 @@ final class CompareWatch {
 			CountDownLatch ready = new CountDownLatch(count);
 			long start = System.nanoTime();
 			long period = TimeUnit.SECONDS.toNanos(1) / rate;
-			AtomicInteger failed = new AtomicInteger();
+			byte[] request = watchRequest();
+			InetSocketAddress address = new InetSocketAddress(peer.base.getHost(), peer.base.getPort());
+			try {
+				readers.start(this);
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException(ex);
+			}
 			for (int i = 0; i < count; i++) {
 				Compare.parkUntil(start + i * period);
-				Watcher watcher = new Watcher(peer.base);
+				SocketChannel channel;
+				try {
+					channel = SocketChannel.open();
+					channel.configureBlocking(false);
+					channel.connect(address);
+				}
+				catch (IOException ex) {
+					System.err.println(name() + " watcher failed to connect: " + ex);
+					return false;
+				}
+				Watcher watcher = new Watcher(channel, request);
 				watcher.latch = ready;
 				watchers.add(watcher);
-				Thread.ofVirtual().start(() -> {
-					try {
-						stream(watcher);
-					}
-					catch (IOException | RuntimeException ex) {
-						watcher.failure = ex.toString();
-					}
-					if (!watcher.ready) {
-						if (failed.getAndIncrement() < 3) {
-							System.err.println(name() + " watcher failed to open: " + watcher.failure);
-						}
-						ready.countDown();
-					}
-				});
+				readers.add(watcher);
 			}
-			boolean all = ready.await(timeoutSeconds, TimeUnit.SECONDS) || allReady();
+			ready.await(timeoutSeconds, TimeUnit.SECONDS);
+			List<String> failures = watchers.stream()
+				.filter(w -> !w.ready || w.failure != null)
+				.map(w -> w.failure == null ? "not started in time" : w.failure)
+				.toList();
+			failures.stream().limit(3).forEach(f -> System.err.println(name() + " watcher failed to open: " + f));
 			System.out.printf("%s: %d watchers open in %.1f s, %d failed%n", name(), count,
-					(System.nanoTime() - start) / 1e9, failed.get());
-			return allReady();
-		}
-
-		boolean allReady() {
-			return watchers.stream().allMatch(w -> w.ready && w.failure == null);
+					(System.nanoTime() - start) / 1e9, failures.size());
+			return failures.isEmpty();
 		}
 
 		String name() {
@@ -192,6 +581,10 @@ final class CompareWatch {
 			long[] acked = new long[total];
 			long period = TimeUnit.SECONDS.toNanos(1) / rate;
 			long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+			long[] self = { ProcessHandle.current().pid() };
+			long[] server = pid > 0 ? new long[] { pid } : new long[0];
+			double selfBefore = ProcCpu.seconds(self);
+			double serverBefore = ProcCpu.seconds(server);
 			int errors = 0;
 			for (int j = 0; j < total; j++) {
 				Compare.parkUntil(start + j * period);
@@ -212,6 +605,12 @@ final class CompareWatch {
 			while (System.nanoTime() < drainUntil && watchers.stream().anyMatch(w -> w.last() < last)) {
 				Compare.parkUntil(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20));
 			}
+			double selfCpu = ProcCpu.seconds(self) - selfBefore;
+			double serverCpu = ProcCpu.seconds(server) - serverBefore;
+			long delivered = 0;
+			for (int i = 0; i < watchers.size(); i++) {
+				delivered += watchers.get(i).count() - marks[i];
+			}
 			Map<Long, Integer> position = new HashMap<>();
 			for (int j = 0; j < total; j++) {
 				if (revisions[j] >= 0) {
@@ -225,6 +624,10 @@ final class CompareWatch {
 			long outOfOrder = 0;
 			long unexpected = 0;
 			long events = 0;
+			// Per write: its event's first and last arrival over all watchers.
+			long[] first = new long[total];
+			long[] lastArrival = new long[total];
+			Arrays.fill(first, Long.MAX_VALUE);
 			for (int i = 0; i < watchers.size(); i++) {
 				Watcher watcher = watchers.get(i);
 				synchronized (watcher) {
@@ -249,6 +652,8 @@ final class CompareWatch {
 						if (j >= warmupWrites) {
 							events++;
 							latencies[n++] = Math.max(0, watcher.arrivals[e] - acked[j]);
+							first[j] = Math.min(first[j], watcher.arrivals[e]);
+							lastArrival[j] = Math.max(lastArrival[j], watcher.arrivals[e]);
 						}
 					}
 					for (int j = 0; j < total; j++) {
@@ -260,19 +665,31 @@ final class CompareWatch {
 			}
 			long[] sorted = Arrays.copyOf(latencies, n);
 			Arrays.sort(sorted);
+			long[] spreads = new long[total - warmupWrites];
+			int spreadCount = 0;
+			for (int j = warmupWrites; j < total; j++) {
+				if (first[j] <= lastArrival[j]) {
+					spreads[spreadCount++] = lastArrival[j] - first[j];
+				}
+			}
+			spreads = Arrays.copyOf(spreads, spreadCount);
+			Arrays.sort(spreads);
 			Compare.result("watch", peer,
-					"watchers=%d p50_ms=%s p99_ms=%s max_ms=%s events=%d missing=%d duplicates=%d out_of_order=%d unexpected=%d errors=%d"
+					("watchers=%d p50_ms=%s p99_ms=%s max_ms=%s spread_p50_ms=%s spread_p99_ms=%s client_us_per_event=%.2f "
+							+ "server_us_per_event=%.2f events=%d missing=%d duplicates=%d out_of_order=%d unexpected=%d errors=%d")
 						.formatted(watchers.size(), Compare.millis(Compare.percentile(sorted, 50)),
 								Compare.millis(Compare.percentile(sorted, 99)),
-								Compare.millis(sorted.length == 0 ? -1 : sorted[sorted.length - 1]), events, missing,
-								duplicates, outOfOrder, unexpected, errors));
+								Compare.millis(sorted.length == 0 ? -1 : sorted[sorted.length - 1]),
+								Compare.millis(Compare.percentile(spreads, 50)),
+								Compare.millis(Compare.percentile(spreads, 99)),
+								delivered == 0 ? 0.0 : selfCpu * 1e6 / delivered,
+								delivered == 0 ? 0.0 : serverCpu * 1e6 / delivered, events, missing, duplicates, outOfOrder,
+								unexpected, errors));
 			return missing == 0 && duplicates == 0 && outOfOrder == 0 && unexpected == 0 && errors == 0;
 		}
 
-		void closeAll() {
-			for (Watcher watcher : watchers) {
-				watcher.http.close();
-			}
+		void closeAll() throws InterruptedException {
+			readers.stop();
 			writer.close();
 		}
 
@@ -342,34 +759,76 @@ final class CompareWatch {
 		}
 
 		@Override
-		void stream(Watcher watcher) throws IOException {
-			int status = watcher.http.openStream("GET", "/v1/services/" + service + "/watch",
-					headers + "Accept: text/event-stream\r\n", null);
-			if (status != 200) {
-				throw new IOException("watch: " + status);
-			}
-			watcher.http.streamTimeout(0);
-			long id = -1;
-			String event = null;
-			for (String line = watcher.http.readLine(); line != null; line = watcher.http.readLine()) {
-				if (line.isEmpty()) {
-					if ("snapshot".equals(event) && !watcher.ready) {
-						watcher.ready = true;
-						watcher.latch.countDown();
+		byte[] watchRequest() {
+			return request("GET", "/v1/services/" + service + "/watch", headers + "Accept: text/event-stream\r\n", null);
+		}
+
+		/**
+		 * Server-sent event lines (WHATWG HTML: CR, LF or CRLF ends a line, a blank line
+		 * dispatches): the first snapshot starts the watcher, every other named event with
+		 * an id is received.
+		 */
+		@Override
+		String body(Watcher w, byte[] in, int from, int length, long now) {
+			int end = from + length;
+			for (int i = from; i < end; i++) {
+				byte b = in[i];
+				if (b == '\n' && w.afterCR) {
+					w.afterCR = false;
+					continue;
+				}
+				w.afterCR = b == '\r';
+				if (b == '\n' || b == '\r') {
+					String problem = line(w, now);
+					if (problem != null) {
+						return problem;
 					}
-					else if (event != null && id >= 0) {
-						watcher.received(id, System.nanoTime());
-					}
-					event = null;
-					id = -1;
 				}
-				else if (line.startsWith("id:")) {
-					id = Long.parseLong(line.substring(3).trim());
-				}
-				else if (line.startsWith("event:")) {
-					event = line.substring(6).trim();
+				else if (w.lineLength < Watcher.LINE_PREFIX) {
+					w.line[w.lineLength++] = b;
 				}
 			}
+			return null;
+		}
+
+		private static String line(Watcher w, long now) {
+			byte[] l = w.line;
+			int length = w.lineLength;
+			w.lineLength = 0;
+			if (length == 0) {
+				if (w.snapshot && !w.ready) {
+					w.started();
+				}
+				else if (w.named && w.eventId >= 0) {
+					w.received(w.eventId, now);
+				}
+				w.eventId = -1;
+				w.named = false;
+				w.snapshot = false;
+				return null;
+			}
+			if (length >= 3 && l[0] == 'i' && l[1] == 'd' && l[2] == ':') {
+				long id = 0;
+				int k = length > 3 && l[3] == ' ' ? 4 : 3;
+				if (k == length || length == Watcher.LINE_PREFIX) {
+					return "an id that is empty or too long";
+				}
+				for (; k < length; k++) {
+					int digit = l[k] - '0';
+					if (digit < 0 || digit > 9) {
+						return "a non-numeric id: " + new String(l, 0, length, StandardCharsets.UTF_8);
+					}
+					id = id * 10 + digit;
+				}
+				w.eventId = id;
+			}
+			else if (length >= 6 && l[0] == 'e' && l[1] == 'v' && l[2] == 'e' && l[3] == 'n' && l[4] == 't'
+					&& l[5] == ':') {
+				int k = length > 6 && l[6] == ' ' ? 7 : 6;
+				w.named = true;
+				w.snapshot = new String(l, k, length - k, StandardCharsets.UTF_8).equals("snapshot");
+			}
+			return null;
 		}
 
 		@Override
@@ -391,7 +850,9 @@ final class CompareWatch {
 
 	static final class EtcdSide extends Side {
 
-		static final Pattern MOD_REVISION = Pattern.compile("\"mod_revision\":\"(\\d+)\"");
+		static final byte[] MOD_REVISION_BYTES = "\"mod_revision\":\"".getBytes(StandardCharsets.US_ASCII);
+
+		static final byte[] CREATED_BYTES = "\"created\":true".getBytes(StandardCharsets.US_ASCII);
 
 		static final Pattern HEADER_REVISION = Pattern.compile("\"revision\":\"(\\d+)\"");
 
@@ -412,26 +873,58 @@ final class CompareWatch {
 		}
 
 		@Override
-		void stream(Watcher watcher) throws IOException {
+		byte[] watchRequest() {
 			// range_end: the prefix with its last byte incremented ('/' + 1 = '0').
-			int status = watcher.http.openStream("POST", "/v3/watch", Peer.Etcd.HEADERS,
+			return request("POST", "/v3/watch", Peer.Etcd.HEADERS,
 					"{\"create_request\":{\"key\":\"%s\",\"range_end\":\"%s\"}}".formatted(Peer.Etcd.b64(prefix),
 							Peer.Etcd.b64(prefix.substring(0, prefix.length() - 1) + "0")));
-			if (status != 200) {
-				throw new IOException("watch: " + status);
-			}
-			watcher.http.streamTimeout(0);
-			for (String line = watcher.http.readLine(); line != null; line = watcher.http.readLine()) {
-				long at = System.nanoTime();
-				if (!watcher.ready && line.contains("\"created\":true")) {
-					watcher.ready = true;
-					watcher.latch.countDown();
+		}
+
+		/**
+		 * The gateway's JSON messages, searched as they stream by: {@code "created":true}
+		 * starts the watcher, and each event's {@code "mod_revision":"N"} is received.
+		 */
+		@Override
+		String body(Watcher w, byte[] in, int from, int length, long now) {
+			int end = from + length;
+			for (int i = from; i < end; i++) {
+				byte b = in[i];
+				if (w.number >= 0) {
+					if (b >= '0' && b <= '9') {
+						w.number = w.number * 10 + (b - '0');
+						continue;
+					}
+					if (b != '"') {
+						return "a mod_revision that is not a number";
+					}
+					w.received(w.number, now);
+					w.number = -1;
 				}
-				Matcher revision = MOD_REVISION.matcher(line);
-				while (revision.find()) {
-					watcher.received(Long.parseLong(revision.group(1)), at);
+				w.revisionMatch = match(MOD_REVISION_BYTES, w.revisionMatch, b);
+				if (w.revisionMatch == MOD_REVISION_BYTES.length) {
+					w.revisionMatch = 0;
+					w.number = 0;
+				}
+				if (!w.ready) {
+					w.createdMatch = match(CREATED_BYTES, w.createdMatch, b);
+					if (w.createdMatch == CREATED_BYTES.length) {
+						w.started();
+					}
 				}
 			}
+			return null;
+		}
+
+		/**
+		 * How much of {@code pattern} matches after {@code b}. Restarting at the byte itself
+		 * is exact for these patterns: after a quote inside them comes a colon, never
+		 * their second byte, so no longer part of a broken match can start a new one.
+		 */
+		private static int match(byte[] pattern, int matched, byte b) {
+			if (pattern[matched] == b) {
+				return matched + 1;
+			}
+			return pattern[0] == b ? 1 : 0;
 		}
 
 		@Override

@@ -43,6 +43,9 @@ class WatchWireTest {
 	@Autowired
 	WatcherCap cap;
 
+	@Autowired
+	Streams streams;
+
 	@Test
 	void aStreamIsAChunkedBodyOfExactlyItsEvents() throws IOException {
 		Api api = Api.on(port);
@@ -124,8 +127,70 @@ class WatchWireTest {
 		Awaitility.await().atMost(Duration.ofSeconds(3)).until(() -> cap.open() == before);
 	}
 
+	/**
+	 * A client that stops reading fills its own socket and queue, and nothing else: a
+	 * stream that reads gets every change in order meanwhile, and the stalled one, once
+	 * it reads again, gets its events in order or a fresh snapshot, never a gap.
+	 */
+	@Test
+	void aStreamThatStopsReadingDelaysNoOther() throws IOException {
+		Api api = Api.on(port);
+		String service = Names.service("wire-slow");
+		String a = "/v1/services/%s/instances/a".formatted(service);
+		api.put(a, Registration.at("10.0.0.1", 80).leaseTtlSeconds(300));
+		// 32 KiB an event: a few hundred fill any loopback socket's buffers.
+		String filler = "x".repeat(500);
+		try (Socket stalled = watch(service, "HTTP/1.1", Admin.HEADER, 4096);
+				Socket reading = watch(service, "HTTP/1.1", Admin.HEADER)) {
+			InputStream slow = new BufferedInputStream(stalled.getInputStream());
+			headers(slow);
+			assertThat(chunk(slow)).startsWith("id: 1\nevent: snapshot\n");
+			InputStream in = new BufferedInputStream(reading.getInputStream());
+			headers(in);
+			assertThat(chunk(in)).startsWith("id: 1\nevent: snapshot\n");
+
+			int changes = 300;
+			for (int i = 0; i < changes; i++) {
+				StringBuilder metadata = new StringBuilder("{");
+				for (int k = 0; k < 64; k++) {
+					metadata.append(k == 0 ? "" : ",")
+						.append("\"k")
+						.append(k)
+						.append("\":\"")
+						.append(i)
+						.append(filler)
+						.append('"');
+				}
+				api.patch(a, "{\"metadata\":" + metadata.append('}') + "}");
+				// Read as the changes come: the reading stream keeps up with the writes.
+				assertThat(chunk(in)).as("change %d at the reading stream", i).startsWith("id: " + (i + 2) + "\n");
+			}
+			assertThat(streams.live()).as("the stalled stream holds events its socket did not take")
+				.anyMatch(Watcher::hasQueued);
+
+			long last = 1;
+			while (last < changes + 1) {
+				String event = chunk(slow);
+				long id = Long.parseLong(event.substring(4, event.indexOf('\n')));
+				if (!event.contains("event: snapshot")) {
+					assertThat(id).as("the stalled stream's next event").isEqualTo(last + 1);
+				}
+				assertThat(id).as("ids only move forward").isGreaterThan(last);
+				last = id;
+			}
+		}
+	}
+
 	private Socket watch(String service, String version, String authorization) throws IOException {
+		return watch(service, version, authorization, 0);
+	}
+
+	/** A stream's request sent; with a receive buffer of that size unless 0. */
+	private Socket watch(String service, String version, String authorization, int receiveBuffer) throws IOException {
 		Socket socket = new Socket();
+		if (receiveBuffer > 0) {
+			socket.setReceiveBufferSize(receiveBuffer);
+		}
 		socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
 		socket.setSoTimeout(10_000);
 		socket.getOutputStream()
