@@ -1,7 +1,6 @@
 package dev.ballast.database;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -16,10 +15,9 @@ import java.util.concurrent.TimeUnit;
 import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
 import dev.ballast.support.OtherNode;
+import dev.ballast.support.OutageDatabase;
 import dev.ballast.support.Registration;
-import dev.ballast.support.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,9 +44,7 @@ class DatabaseOutageTest {
 	@TempDir
 	static Path dataDirectory;
 
-	static int databasePort;
-
-	static EmbeddedPostgres postgres;
+	static OutageDatabase postgres;
 
 	static OtherNode node;
 
@@ -56,17 +52,13 @@ class DatabaseOutageTest {
 
 	@BeforeAll
 	static void startDatabaseAndNode() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			databasePort = socket.getLocalPort();
-		}
-		postgres = startDatabase();
-		node = OtherNode.startOn(new TestDatabase.Server(postgres.getJdbcUrl("postgres", "postgres"), "postgres", ""),
-				"ballast.watch.keepalive=1s", "ballast.lease.sweep-interval=1s");
+		postgres = OutageDatabase.startIn(dataDirectory);
+		node = OtherNode.startOn(postgres.server(), "ballast.watch.keepalive=1s", "ballast.lease.sweep-interval=1s");
 		api = Api.on(node.port());
 		// The gap an outage leaves is measured from the last sweep before it: on a fresh
 		// database, there must have been one.
 		Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
-			try (Connection connection = postgres.getPostgresDatabase().getConnection();
+			try (Connection connection = postgres.dataSource().getConnection();
 					ResultSet rows = connection.createStatement().executeQuery("SELECT count(*) FROM lease_sweep")) {
 				return rows.next() && rows.getInt(1) == 1;
 			}
@@ -81,15 +73,6 @@ class DatabaseOutageTest {
 		if (postgres != null) {
 			postgres.close();
 		}
-	}
-
-	static EmbeddedPostgres startDatabase() throws IOException {
-		return EmbeddedPostgres.builder()
-			.setDataDirectory(dataDirectory)
-			.setCleanDataDirectory(false)
-			.setPort(databasePort)
-			.setServerConfig("synchronous_commit", "on")
-			.start();
 	}
 
 	@Test
@@ -119,7 +102,7 @@ class DatabaseOutageTest {
 				.supplyAsync(() -> api.get(instances + "?index=" + revision + "&wait=8s"), runner());
 
 			Instant stoppedAt = Instant.now();
-			postgres.close();
+			postgres.stop();
 
 			// A write before the node has noticed waits at most for a pooled connection.
 			Api.Reply firstWrite = timed("write right after the database stopped",
@@ -179,7 +162,7 @@ class DatabaseOutageTest {
 			assertThat(meters.get("ballast.lease.pending").gauge().value()).isEqualTo(1.0);
 			assertThat(parkedDuring).isNotDone();
 
-			postgres = startDatabase();
+			postgres.start();
 			Instant restartedAt = Instant.now();
 			System.out.printf("Database down for %s%n", Duration.between(stoppedAt, restartedAt));
 
@@ -245,7 +228,7 @@ class DatabaseOutageTest {
 	}
 
 	private static Instant lastRenewed(String id) throws SQLException {
-		try (Connection connection = DriverManager.getConnection(postgres.getJdbcUrl("postgres", "postgres"));
+		try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl());
 				PreparedStatement statement = connection
 					.prepareStatement("SELECT last_renewed_at FROM instance WHERE service = ? AND id = ?")) {
 			statement.setString(1, SERVICE);

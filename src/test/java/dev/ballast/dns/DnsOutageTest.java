@@ -1,7 +1,6 @@
 package dev.ballast.dns;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -9,10 +8,9 @@ import java.util.List;
 import dev.ballast.database.Reachability;
 import dev.ballast.support.Api;
 import dev.ballast.support.OtherNode;
+import dev.ballast.support.OutageDatabase;
 import dev.ballast.support.Registration;
-import dev.ballast.support.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,20 +35,14 @@ class DnsOutageTest {
 	@TempDir
 	static Path dataDirectory;
 
-	static int databasePort;
-
-	static EmbeddedPostgres postgres;
+	static OutageDatabase postgres;
 
 	static OtherNode node;
 
 	@BeforeAll
 	static void startDatabaseAndNode() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			databasePort = socket.getLocalPort();
-		}
-		postgres = startDatabase();
-		node = OtherNode.startOn(new TestDatabase.Server(postgres.getJdbcUrl("postgres", "postgres"), "postgres", ""),
-				"ballast.dns.port=0");
+		postgres = OutageDatabase.startIn(dataDirectory);
+		node = OtherNode.startOn(postgres.server(), "ballast.dns.port=0");
 	}
 
 	@AfterAll
@@ -61,14 +53,6 @@ class DnsOutageTest {
 		if (postgres != null) {
 			postgres.close();
 		}
-	}
-
-	static EmbeddedPostgres startDatabase() throws IOException {
-		return EmbeddedPostgres.builder()
-			.setDataDirectory(dataDirectory)
-			.setCleanDataDirectory(false)
-			.setPort(databasePort)
-			.start();
 	}
 
 	@Test
@@ -88,7 +72,7 @@ class DnsOutageTest {
 		Reachability reachability = node.bean(Reachability.class);
 		MeterRegistry meters = node.bean(MeterRegistry.class);
 
-		postgres.close();
+		postgres.stop();
 		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !reachability.reachable());
 
 		// A few refresh rounds without the database: the same answer every time.
@@ -105,7 +89,7 @@ class DnsOutageTest {
 		assertThat(dns.udp("never-read.service.ballast.", Type.SRV).getRcode()).isEqualTo(Rcode.SERVFAIL);
 		assertThat(Duration.ofNanos(System.nanoTime() - asked)).isLessThan(Duration.ofSeconds(3));
 
-		postgres = startDatabase();
+		postgres.start();
 		Awaitility.await().atMost(Duration.ofSeconds(20)).until(reachability::reachable);
 		// The pool may still refuse (503) for a moment after the probe is through.
 		Awaitility.await()
