@@ -168,15 +168,7 @@ etcd --name bench --data-dir "$work/etcd" --listen-client-urls "$etcd_url" --adv
 etcd_pid=$!
 
 wait_for() { # name pid url pattern
-	local deadline=$(($(now_ms) + ${BENCH_HEALTH_TIMEOUT:-600} * 1000))
-	until curl -fsS -m 2 "$3" 2>/dev/null | grep -q "$4"; do
-		if ! kill -0 "$2" 2>/dev/null || (($(now_ms) > deadline)); then
-			echo "$1 did not come up; last lines of its log:" >&2
-			tail -n 30 "$work/$1.log" >&2
-			exit 1
-		fi
-		sleep 0.1
-	done
+	await_up "$1" "$2" "$3" "$4" "${BENCH_HEALTH_TIMEOUT:-600}" "$work/$1.log" || exit 1
 	echo "$1 up in $(($(now_ms) - began)) ms (pid $2, $3)"
 }
 wait_for ballast "$server_pid" "$ballast/actuator/health" '"UP"'
