@@ -2,7 +2,6 @@ package dev.ballast.instance;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -19,7 +18,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Registrations that arrive while the committer is busy are committed together, in one
@@ -47,24 +45,15 @@ class GroupCommitTest {
 				.isEqualTo(201);
 		}
 		long before = revision(service);
-		CountDownLatch busy = new CountDownLatch(1);
-		CountDownLatch release = new CountDownLatch(1);
-		try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
-			// Holds the committer inside a transaction, so that what comes next queues.
-			Future<Object> holder = pool.submit(() -> groups.run(ServiceName.of(Names.service("holder")), null, () -> {
-				busy.countDown();
-				awaitQuietly(release);
-				return null;
-			}));
-			assertThat(busy.await(30, TimeUnit.SECONDS)).isTrue();
+		try (ExecutorService pool = Executors.newFixedThreadPool(4);
+				HeldCommitter committer = new HeldCommitter(groups, pool)) {
 			// One quarter of the nominal weight may be unroutable: the first weight 0
 			// fits,
 			// the second, counted after the first, does not.
-			Future<Integer> first = queued(pool, () -> weight(api, service, 1, 0), 1);
-			Future<Integer> second = queued(pool, () -> weight(api, service, 2, 0), 2);
-			Future<Integer> third = queued(pool, () -> weight(api, service, 3, 70), 3);
-			release.countDown();
-			holder.get(30, TimeUnit.SECONDS);
+			Future<Integer> first = committer.queued(() -> weight(api, service, 1, 0), 1);
+			Future<Integer> second = committer.queued(() -> weight(api, service, 2, 0), 2);
+			Future<Integer> third = committer.queued(() -> weight(api, service, 3, 70), 3);
+			committer.release();
 
 			assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(200);
 			assertThat(second.get(30, TimeUnit.SECONDS)).isEqualTo(409);
@@ -101,13 +90,6 @@ class GroupCommitTest {
 		assertThat(groups.waiting()).isZero();
 	}
 
-	private <T> Future<T> queued(ExecutorService pool, java.util.concurrent.Callable<T> write, int waiting) {
-		Future<T> future = pool.submit(write);
-		await().atMost(Duration.ofSeconds(30)).until(() -> groups.waiting() >= waiting || future.isDone());
-		assertThat(future.isDone()).as("a write queued behind a busy committer was answered").isFalse();
-		return future;
-	}
-
 	private static int weight(Api api, String service, int instance, int weight) {
 		return api.put(path(service, instance), Registration.at("10.0.0." + instance, 8080).weight(weight)).status();
 	}
@@ -118,15 +100,6 @@ class GroupCommitTest {
 
 	private long revision(String service) {
 		return jdbc.sql("SELECT revision FROM service WHERE name = ?").param(service).query(Long.class).single();
-	}
-
-	private static void awaitQuietly(CountDownLatch latch) {
-		try {
-			latch.await(30, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 }

@@ -1,12 +1,9 @@
 package dev.ballast.instance;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -28,7 +25,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 /**
  * A group's writes keep their rows in memory and write them at commit
@@ -61,33 +57,23 @@ class GroupedWritesTest {
 		String b = Names.service("behind-b");
 		Api api = Api.on(port);
 		assertThat(api.put(path(b, "b1"), Registration.at("10.0.1.1", 8080).weight(100)).status()).isEqualTo(201);
-		CountDownLatch busy = new CountDownLatch(1);
-		CountDownLatch release = new CountDownLatch(1);
 		List<Future<Integer>> answers = new ArrayList<>();
-		try (ExecutorService pool = Executors.newFixedThreadPool(12)) {
-			// Holds the committer inside a transaction, so that what comes next queues
-			// into one group.
-			Future<Object> holder = pool.submit(() -> groups.run(ServiceName.of(Names.service("holder")), null, () -> {
-				busy.countDown();
-				awaitQuietly(release);
-				return null;
-			}));
-			assertThat(busy.await(30, TimeUnit.SECONDS)).isTrue();
+		try (ExecutorService pool = Executors.newFixedThreadPool(12);
+				HeldCommitter committer = new HeldCommitter(groups, pool)) {
 			int waiting = 0;
-			answers.add(queued(pool, () -> put(api, b, "b1", 50), ++waiting));
-			answers.add(queued(pool, () -> put(api, a, "a1", 10), ++waiting));
-			answers.add(queued(pool, () -> put(api, a, "a2", 20), ++waiting));
-			answers.add(queued(pool, () -> put(api, b, "b2", 100), ++waiting));
+			answers.add(committer.queued(() -> put(api, b, "b1", 50), ++waiting));
+			answers.add(committer.queued(() -> put(api, a, "a1", 10), ++waiting));
+			answers.add(committer.queued(() -> put(api, a, "a2", 20), ++waiting));
+			answers.add(committer.queued(() -> put(api, b, "b2", 100), ++waiting));
 			// b1 at 0 would take 50 of 150 nominal weight out: over the 25% budget.
-			answers.add(queued(pool, () -> put(api, b, "b1", 0), ++waiting));
-			answers.add(queued(pool, () -> put(api, a, "a1", 11), ++waiting));
-			answers.add(queued(pool, () -> api.delete(path(a, "a2")).status(), ++waiting));
-			answers.add(queued(pool, () -> put(api, a, "a2", 21), ++waiting));
+			answers.add(committer.queued(() -> put(api, b, "b1", 0), ++waiting));
+			answers.add(committer.queued(() -> put(api, a, "a1", 11), ++waiting));
+			answers.add(committer.queued(() -> api.delete(path(a, "a2")).status(), ++waiting));
+			answers.add(committer.queued(() -> put(api, a, "a2", 21), ++waiting));
 			// The same registration again: renews the lease, costs no revision.
-			answers.add(queued(pool, () -> put(api, b, "b2", 100), ++waiting));
-			answers.add(queued(pool, () -> put(api, a, "a3", 30), ++waiting));
-			release.countDown();
-			holder.get(30, TimeUnit.SECONDS);
+			answers.add(committer.queued(() -> put(api, b, "b2", 100), ++waiting));
+			answers.add(committer.queued(() -> put(api, a, "a3", 30), ++waiting));
+			committer.release();
 			List<Integer> statuses = new ArrayList<>();
 			for (Future<Integer> answer : answers) {
 				statuses.add(answer.get(30, TimeUnit.SECONDS));
@@ -130,30 +116,22 @@ class GroupedWritesTest {
 		String service = Names.service("behind-check");
 		Api api = Api.on(port);
 		assertThat(api.put(path(service, "g1"), Registration.at("10.0.0.1", 8080).weight(10)).status()).isEqualTo(201);
-		CountDownLatch busy = new CountDownLatch(1);
-		CountDownLatch release = new CountDownLatch(1);
-		try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
-			Future<Object> holder = pool.submit(() -> groups.run(ServiceName.of(Names.service("holder")), null, () -> {
-				busy.countDown();
-				awaitQuietly(release);
-				return null;
-			}));
-			assertThat(busy.await(30, TimeUnit.SECONDS)).isTrue();
-			Future<Integer> before = queued(pool, () -> put(api, service, "g1", 11), 1);
+		try (ExecutorService pool = Executors.newFixedThreadPool(4);
+				HeldCommitter committer = new HeldCommitter(groups, pool)) {
+			Future<Integer> before = committer.queued(() -> put(api, service, "g1", 11), 1);
 			// A port out of range: nothing in the JVM refuses it, the table's CHECK does,
 			// when
 			// the group's rows are written at commit.
-			Future<Instance> broken = queued(pool,
-					() -> groups.run(ServiceName.of(service), InstanceId.of("bad"), () -> {
-						LockedService locked = path.lockOrCreate(ServiceName.of(service), InstanceId.of("bad"));
-						Instance bad = new Instance(ServiceName.of(service), InstanceId.of("bad"), "10.0.0.9", 70000,
-								null, Weight.of(10), Weight.of(10), Weight.of(10), Mode.SERVING, null, Health.PASSING,
-								false, new Metadata(Map.of()), new Tags(List.of()), 30, Instant.now(), 0);
-						return locked.changes(Guard.none()).put(null, bad).commit().stored(InstanceId.of("bad"));
-					}), 2);
-			Future<Integer> after = queued(pool, () -> put(api, service, "g2", 20), 3);
-			release.countDown();
-			holder.get(30, TimeUnit.SECONDS);
+			Future<Instance> broken = committer
+				.queued(() -> groups.run(ServiceName.of(service), InstanceId.of("bad"), () -> {
+					LockedService locked = path.lockOrCreate(ServiceName.of(service), InstanceId.of("bad"));
+					Instance bad = new Instance(ServiceName.of(service), InstanceId.of("bad"), "10.0.0.9", 70000, null,
+							Weight.of(10), Weight.of(10), Weight.of(10), Mode.SERVING, null, Health.PASSING, false,
+							new Metadata(Map.of()), new Tags(List.of()), 30, Instant.now(), 0);
+					return locked.changes(Guard.none()).put(null, bad).commit().stored(InstanceId.of("bad"));
+				}), 2);
+			Future<Integer> after = committer.queued(() -> put(api, service, "g2", 20), 3);
+			committer.release();
 			assertThat(before.get(30, TimeUnit.SECONDS)).isEqualTo(200);
 			assertThat(after.get(30, TimeUnit.SECONDS)).isEqualTo(201);
 			assertThatThrownBy(() -> broken.get(30, TimeUnit.SECONDS)).cause()
@@ -211,28 +189,12 @@ class GroupedWritesTest {
 		return jdbc.sql("SELECT revision FROM service WHERE name = ?").param(service).query(Long.class).single();
 	}
 
-	private <T> Future<T> queued(ExecutorService pool, Callable<T> write, int waiting) {
-		Future<T> future = pool.submit(write);
-		await().atMost(Duration.ofSeconds(30)).until(() -> groups.waiting() >= waiting || future.isDone());
-		assertThat(future.isDone()).as("a write queued behind a busy committer was answered").isFalse();
-		return future;
-	}
-
 	private static int put(Api api, String service, String id, int weight) {
 		return api.put(path(service, id), Registration.at("10.0.0.1", 8080).weight(weight)).status();
 	}
 
 	private static String path(String service, String id) {
 		return "/v1/services/" + service + "/instances/" + id;
-	}
-
-	private static void awaitQuietly(CountDownLatch latch) {
-		try {
-			latch.await(30, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 }
