@@ -78,7 +78,7 @@ class HeartbeatShortWayTest {
 	void answersACachedInstanceOfAnAdmittedCallerItself() throws Exception {
 		MockHttpServletResponse response = new MockHttpServletResponse();
 
-		assertThat(shortWay.answered(heartbeat(path("a") + "/heartbeat"), response)).isTrue();
+		assertThat(shortWay.answer(heartbeat(path("a") + "/heartbeat"), response)).as("answered").isNull();
 
 		assertThat(response.getStatus()).isEqualTo(HttpServletResponse.SC_OK);
 		assertThat(response.getContentAsString()).contains("\"effectiveWeight\":70");
@@ -153,9 +153,9 @@ class HeartbeatShortWayTest {
 
 	private void assertPassedOn(MockHttpServletRequest request) throws Exception {
 		MockHttpServletResponse response = new MockHttpServletResponse();
-		assertThat(shortWay.answered(request, response))
-			.as("%s %s?%s answered", request.getMethod(), request.getRequestURI(), request.getQueryString())
-			.isFalse();
+		assertThat(shortWay.answer(request, response))
+			.as("%s %s?%s passed on as it came", request.getMethod(), request.getRequestURI(), request.getQueryString())
+			.isSameAs(request);
 		assertThat(response.getContentLength()).as("nothing answered").isZero();
 	}
 
