@@ -207,6 +207,9 @@ class DatabaseOutageTest {
 	private static void assertUnavailable(Api.Reply reply) {
 		assertThat(reply.status()).as(reply.body()).isEqualTo(503);
 		assertThat(reply.contentType()).hasValueSatisfying(type -> assertThat(type).contains("problem+json"));
+		// A real outage, not a lock or statement timeout (DatabaseTimeoutTest).
+		assertThat(reply.json().get("type").stringValue())
+			.isEqualTo("https://ballast.dev/problems/database-unavailable");
 		assertThat(reply.header("Retry-After"))
 			.hasValueSatisfying(seconds -> assertThat(Integer.parseInt(seconds)).isBetween(1, 3));
 	}
