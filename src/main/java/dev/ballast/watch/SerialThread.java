@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,15 +67,17 @@ final class SerialThread {
 	}
 
 	/**
-	 * Runs {@code task} here and now if no task given before it is waiting or running and
-	 * the thread is not stopped; otherwise queues it as {@link #execute} does. For tasks
-	 * that cost the giver little: it waits for nothing but the task.
+	 * Runs {@code task} here and now if no task given before it is waiting or running,
+	 * the thread is not stopped and {@code cheap} says so; otherwise queues it as
+	 * {@link #execute} does. {@code cheap} is asked holding the turn, so it may read what
+	 * only the tasks touch: it tells whether the task costs the giver little, as the
+	 * giver waits for the task.
 	 */
-	void executeHereIfIdle(Runnable task) {
+	void executeHereIfIdle(Runnable task, BooleanSupplier cheap) {
 		// A task that gives another runs it after itself, as the thread would.
 		if (!turn.isHeldByCurrentThread() && !executor.isShutdown() && turn.tryLock()) {
 			try {
-				if (queued.isEmpty()) {
+				if (queued.isEmpty() && cheap.getAsBoolean()) {
 					run(task);
 					return;
 				}

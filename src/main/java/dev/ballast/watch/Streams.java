@@ -195,13 +195,14 @@ class Streams implements SmartLifecycle {
 	 * order, and a change of a service not followed has nobody to go to. A transaction
 	 * that rolls back never gets here.
 	 * <p>
-	 * While the node has no more than a {@link StreamWriters#FEW few} live streams, the
-	 * committing thread applies and sends the changes itself if the delivering thread is
-	 * idle, as that costs it less than the two wake-ups it saves cost the event (see
-	 * {@link SerialThread}); with more, it does not hold up the writer's answer.
+	 * When the delivering thread is idle and the changes' services have only a
+	 * {@link StreamWriters#FEW few} streams and waiting queries, the committing thread
+	 * applies and sends them itself, as that costs it less than the two thread wake-ups
+	 * it saves cost the event (see {@link SerialThread}); with more, it does not hold up
+	 * the writer's answer.
 	 */
 	void committed(List<Change> changes) {
-		Runnable apply = () -> {
+		thread.executeHereIfIdle(() -> {
 			Map<ServiceFeed, List<Change>> next = new LinkedHashMap<>();
 			for (Change change : changes) {
 				ServiceFeed feed = feeds.get(change.service());
@@ -210,13 +211,13 @@ class Streams implements SmartLifecycle {
 				}
 			}
 			next.forEach(this::deliver);
-		};
-		if (live.size() <= StreamWriters.FEW) {
-			thread.executeHereIfIdle(apply);
-		}
-		else {
-			thread.execute(apply);
-		}
+		}, () -> changes.stream().allMatch(this::fewToTell));
+	}
+
+	/** Whether few streams and waiting queries follow the change's service. */
+	private boolean fewToTell(Change change) {
+		ServiceFeed feed = feeds.get(change.service());
+		return feed == null || feed.watchers().size() + feed.waiters().size() <= StreamWriters.FEW;
 	}
 
 	/** Publishes what a feed applied and queues it to its watchers and waiters. */

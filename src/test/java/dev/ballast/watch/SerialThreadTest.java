@@ -29,8 +29,21 @@ class SerialThreadTest {
 	@Test
 	void anIdleThreadLetsTheGiverRunTheTaskAtOnce() {
 		AtomicReference<Thread> ranOn = new AtomicReference<>();
-		serial.executeHereIfIdle(() -> ranOn.set(Thread.currentThread()));
+		serial.executeHereIfIdle(() -> ranOn.set(Thread.currentThread()), () -> true);
 		assertThat(ranOn.get()).isSameAs(Thread.currentThread());
+	}
+
+	@Test
+	void aTaskThatWouldCostTheGiverTooMuchRunsOnTheThread() {
+		AtomicReference<Thread> ranOn = new AtomicReference<>();
+		AtomicReference<Boolean> askedUnderTheTurn = new AtomicReference<>();
+		serial.executeHereIfIdle(() -> ranOn.set(Thread.currentThread()), () -> {
+			askedUnderTheTurn.set(true);
+			return false;
+		});
+		await().atMost(5, TimeUnit.SECONDS).until(() -> ranOn.get() != null);
+		assertThat(askedUnderTheTurn.get()).isTrue();
+		assertThat(ranOn.get().getName()).isEqualTo("serial-test");
 	}
 
 	@Test
@@ -48,7 +61,7 @@ class SerialThreadTest {
 		serial.executeHereIfIdle(() -> {
 			secondRanOn.set(Thread.currentThread());
 			order.add("second");
-		});
+		}, () -> true);
 		// It was queued, not run here: the first still holds the turn.
 		assertThat(order).isEmpty();
 		release.countDown();
@@ -62,9 +75,9 @@ class SerialThreadTest {
 	void aTaskGivenByARunningTaskRunsAfterIt() {
 		List<String> order = Collections.synchronizedList(new ArrayList<>());
 		serial.executeHereIfIdle(() -> {
-			serial.executeHereIfIdle(() -> order.add("inner"));
+			serial.executeHereIfIdle(() -> order.add("inner"), () -> true);
 			order.add("outer");
-		});
+		}, () -> true);
 		await().atMost(5, TimeUnit.SECONDS).until(() -> order.size() == 2);
 		assertThat(order).containsExactly("outer", "inner");
 	}
@@ -94,7 +107,7 @@ class SerialThreadTest {
 						seen[giver][0] = task;
 					};
 					if (task % 2 == 0) {
-						serial.executeHereIfIdle(count);
+						serial.executeHereIfIdle(count, () -> true);
 					}
 					else {
 						serial.execute(count);
@@ -123,7 +136,7 @@ class SerialThreadTest {
 		serial.stop();
 		List<String> ran = Collections.synchronizedList(new ArrayList<>());
 		CountDownLatch refused = new CountDownLatch(1);
-		serial.executeHereIfIdle(() -> ran.add("here"));
+		serial.executeHereIfIdle(() -> ran.add("here"), () -> true);
 		serial.execute(() -> ran.add("there"), refused::countDown);
 		assertThat(refused.await(5, TimeUnit.SECONDS)).isTrue();
 		assertThat(ran).isEmpty();
