@@ -1,9 +1,9 @@
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,11 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -86,30 +83,28 @@ final class CompareWatch {
 	}
 
 	/**
-	 * One watcher's connection, where its parser stands, and what it received; read and
-	 * parsed by one selector thread ({@link Readers}).
+	 * One watcher's stream, where its body parser stands, and what it received; read and
+	 * parsed by one selector thread ({@link Readers}), which alone writes what it
+	 * received: the count is published with release semantics after each event, so the
+	 * writer's thread reads the events without taking a lock per event.
 	 */
-	static final class Watcher {
-
-		static final int HEAD = 0, CHUNK_SIZE = 1, CHUNK_EXT = 2, CHUNK_DATA = 3, CHUNK_CR = 4, CHUNK_LF = 5,
-				IDENTITY = 6, DONE = 7;
+	static final class Watcher extends WatchStream {
 
 		/** Bytes of a line kept: enough for "id: <revision>" and "event: snapshot". */
 		static final int LINE_PREFIX = 48;
 
-		final SocketChannel channel;
+		private static final VarHandle COUNT;
 
-		ByteBuffer request;
+		static {
+			try {
+				COUNT = MethodHandles.lookup().findVarHandle(Watcher.class, "count", int.class);
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new ExceptionInInitializerError(ex);
+			}
+		}
 
-		int phase = HEAD;
-
-		byte[] head = new byte[512];
-
-		int headLength;
-
-		long chunkRemaining;
-
-		boolean chunkSizeSeen;
+		final Side side;
 
 		/** SSE: the current line's first bytes, and the event's id and name so far. */
 		final byte[] line = new byte[LINE_PREFIX];
@@ -131,11 +126,12 @@ final class CompareWatch {
 
 		long number = -1;
 
-		long[] revisions = new long[256];
+		/** Written by the selector thread only; read up to {@link #count()}. */
+		private long[] revisions = new long[256];
 
-		long[] arrivals = new long[256];
+		private long[] arrivals = new long[256];
 
-		int count;
+		private int count;
 
 		volatile boolean ready;
 
@@ -144,27 +140,51 @@ final class CompareWatch {
 		/** Counted down once, when the stream has started (snapshot or created). */
 		volatile CountDownLatch latch;
 
-		Watcher(SocketChannel channel, byte[] request) {
-			this.channel = channel;
-			this.request = ByteBuffer.wrap(request);
+		Watcher(SocketChannel channel, byte[] request, Side side) {
+			super(channel, ByteBuffer.wrap(request));
+			this.side = side;
 		}
 
-		synchronized void received(long revision, long at) {
-			if (count == revisions.length) {
-				revisions = Arrays.copyOf(revisions, count * 2);
-				arrivals = Arrays.copyOf(arrivals, count * 2);
+		@Override
+		boolean ready() {
+			return ready;
+		}
+
+		@Override
+		String body(byte[] in, int from, int length, long now) {
+			return side.body(this, in, from, length, now);
+		}
+
+		/** On the selector thread. */
+		void received(long revision, long at) {
+			int n = count;
+			if (n == revisions.length) {
+				revisions = Arrays.copyOf(revisions, n * 2);
+				arrivals = Arrays.copyOf(arrivals, n * 2);
 			}
-			revisions[count] = revision;
-			arrivals[count] = at;
-			count++;
+			revisions[n] = revision;
+			arrivals[n] = at;
+			// After the arrays: whoever reads this count sees them filled up to it.
+			COUNT.setRelease(this, n + 1);
 		}
 
-		synchronized int count() {
-			return count;
+		/** How many events arrived; those below it may be read from any thread. */
+		int count() {
+			return (int) COUNT.getAcquire(this);
 		}
 
-		synchronized long last() {
-			return count == 0 ? -1 : revisions[count - 1];
+		/** The revision of event {@code e} (below {@link #count()}). */
+		long revision(int e) {
+			return revisions[e];
+		}
+
+		long arrival(int e) {
+			return arrivals[e];
+		}
+
+		long last() {
+			int n = count();
+			return n == 0 ? -1 : revisions[n - 1];
 		}
 
 		void started() {
@@ -187,287 +207,51 @@ final class CompareWatch {
 	}
 
 	/**
-	 * The selector threads that read every watcher's stream: each owns the watchers given
-	 * to it, sends their requests and parses what arrives in place (HTTP head, chunked
-	 * framing, then the side's {@link Side#body body parser}).
+	 * The selector threads that read every watcher's stream ({@link SelectorLoop}, the
+	 * same as {@code WatchLatency}'s): each owns the watchers given to it, sends their
+	 * requests and parses what arrives in place.
 	 */
-	static final class Readers {
+	static final class Readers implements SelectorLoop.Owner {
 
-		final Loop[] loops;
+		final SelectorLoop[] loops;
 
 		volatile boolean stopping;
 
 		int next;
 
 		Readers(int threads) {
-			loops = new Loop[threads];
+			loops = new SelectorLoop[threads];
 		}
 
-		void start(Side side) throws IOException {
+		void start() throws IOException {
 			for (int i = 0; i < loops.length; i++) {
-				loops[i] = new Loop(side, i + 1);
+				loops[i] = new SelectorLoop(this, i + 1);
 				loops[i].thread.start();
 			}
 		}
 
-		/** Opens a watcher's connection and hands it to the next thread. */
+		/** Hands a watcher whose connect was started to the next thread. */
 		void add(Watcher watcher) {
 			loops[next++ % loops.length].add(watcher);
 		}
 
-		void stop() throws InterruptedException {
-			stopping = true;
-			for (Loop loop : loops) {
-				if (loop != null) {
-					loop.selector.wakeup();
-					loop.thread.join(5_000);
-				}
-			}
+		@Override
+		public boolean stopping() {
+			return stopping;
 		}
 
-		final class Loop implements Runnable {
+		@Override
+		public void fail(WatchStream stream, String kind, String detail) {
+			((Watcher) stream).fail(kind + ": " + detail);
+		}
 
-			final Side side;
-
-			final Selector selector;
-
-			final ConcurrentLinkedQueue<Watcher> incoming = new ConcurrentLinkedQueue<>();
-
-			final ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024);
-
-			final byte[] bytes = new byte[64 * 1024];
-
-			final Thread thread;
-
-			Loop(Side side, int number) throws IOException {
-				this.side = side;
-				this.selector = Selector.open();
-				this.thread = Thread.ofPlatform().name("watch-reader-" + number).daemon().unstarted(this);
-			}
-
-			void add(Watcher watcher) {
-				incoming.add(watcher);
-				selector.wakeup();
-			}
-
-			@Override
-			public void run() {
-				try {
-					while (!stopping) {
-						selector.select(100);
-						for (Watcher watcher = incoming.poll(); watcher != null; watcher = incoming.poll()) {
-							try {
-								watcher.channel.register(selector, SelectionKey.OP_CONNECT, watcher);
-							}
-							catch (IOException ex) {
-								watcher.fail(ex.toString());
-							}
-						}
-						Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
-						while (keys.hasNext()) {
-							SelectionKey key = keys.next();
-							keys.remove();
-							Watcher watcher = (Watcher) key.attachment();
-							try {
-								if (!key.isValid()) {
-									continue;
-								}
-								if (key.isConnectable()) {
-									if (watcher.channel.finishConnect()) {
-										key.interestOps(SelectionKey.OP_WRITE);
-									}
-								}
-								else if (key.isWritable()) {
-									watcher.channel.write(watcher.request);
-									if (!watcher.request.hasRemaining()) {
-										watcher.request = null;
-										key.interestOps(SelectionKey.OP_READ);
-									}
-								}
-								else if (key.isReadable()) {
-									read(key, watcher);
-								}
-							}
-							catch (IOException ex) {
-								if (!stopping) {
-									watcher.fail(ex.toString());
-								}
-								close(key, watcher);
-							}
-						}
-					}
-					for (SelectionKey key : selector.keys()) {
-						close(key, (Watcher) key.attachment());
-					}
-					selector.close();
-				}
-				catch (IOException ex) {
-					throw new IllegalStateException(ex);
+		void stop() throws InterruptedException {
+			stopping = true;
+			for (SelectorLoop loop : loops) {
+				if (loop != null) {
+					loop.join();
 				}
 			}
-
-			private void read(SelectionKey key, Watcher watcher) throws IOException {
-				// Bounded, so one busy stream cannot starve the others on this thread.
-				for (int rounds = 0; rounds < 4; rounds++) {
-					buffer.clear();
-					int n = watcher.channel.read(buffer);
-					if (n < 0) {
-						if (!stopping) {
-							watcher.fail("connection closed by the server");
-						}
-						close(key, watcher);
-						return;
-					}
-					if (n == 0) {
-						return;
-					}
-					long now = System.nanoTime();
-					buffer.flip();
-					buffer.get(bytes, 0, n);
-					String problem = parse(watcher, bytes, n, now);
-					if (problem != null) {
-						watcher.fail(problem);
-						close(key, watcher);
-						return;
-					}
-					if (n < buffer.capacity()) {
-						return;
-					}
-				}
-			}
-
-			private void close(SelectionKey key, Watcher watcher) {
-				key.cancel();
-				try {
-					watcher.channel.close();
-				}
-				catch (IOException ex) {
-					// Closing is all that is left to do.
-				}
-			}
-
-			/** The HTTP head, then the body's chunks to the side's parser; a problem ends the stream. */
-			private String parse(Watcher w, byte[] in, int n, long now) {
-				int i = 0;
-				while (i < n) {
-					switch (w.phase) {
-						case Watcher.HEAD -> {
-							byte b = in[i++];
-							if (w.headLength == w.head.length) {
-								if (w.head.length >= 16384) {
-									return "response head longer than 16 KiB";
-								}
-								w.head = Arrays.copyOf(w.head, w.head.length * 2);
-							}
-							w.head[w.headLength++] = b;
-							if (b == '\n' && w.headLength >= 4 && w.head[w.headLength - 2] == '\r'
-									&& w.head[w.headLength - 3] == '\n' && w.head[w.headLength - 4] == '\r') {
-								String problem = head(w);
-								w.head = null;
-								if (problem != null) {
-									return problem;
-								}
-							}
-						}
-						case Watcher.CHUNK_SIZE -> {
-							byte b = in[i++];
-							int digit = Character.digit(b, 16);
-							if (digit >= 0) {
-								w.chunkRemaining = (w.chunkRemaining << 4) | digit;
-								w.chunkSizeSeen = true;
-							}
-							else if (b == ';' || b == ' ' || b == '\t' || b == '\r') {
-								w.phase = Watcher.CHUNK_EXT;
-							}
-							else if (b == '\n') {
-								String problem = chunkSizeLine(w);
-								if (problem != null) {
-									return problem;
-								}
-							}
-							else {
-								return "bad byte 0x%02x in a chunk size".formatted(b & 0xff);
-							}
-						}
-						case Watcher.CHUNK_EXT -> {
-							if (in[i++] == '\n') {
-								String problem = chunkSizeLine(w);
-								if (problem != null) {
-									return problem;
-								}
-							}
-						}
-						case Watcher.CHUNK_DATA -> {
-							int take = (int) Math.min(w.chunkRemaining, n - i);
-							String problem = side.body(w, in, i, take, now);
-							if (problem != null) {
-								return problem;
-							}
-							i += take;
-							w.chunkRemaining -= take;
-							if (w.chunkRemaining == 0) {
-								w.phase = Watcher.CHUNK_CR;
-							}
-						}
-						case Watcher.CHUNK_CR -> {
-							if (in[i++] != '\r') {
-								return "chunk data not followed by CRLF";
-							}
-							w.phase = Watcher.CHUNK_LF;
-						}
-						case Watcher.CHUNK_LF -> {
-							if (in[i++] != '\n') {
-								return "chunk data not followed by CRLF";
-							}
-							w.phase = Watcher.CHUNK_SIZE;
-							w.chunkRemaining = 0;
-							w.chunkSizeSeen = false;
-						}
-						case Watcher.IDENTITY -> {
-							String problem = side.body(w, in, i, n - i, now);
-							if (problem != null) {
-								return problem;
-							}
-							i = n;
-						}
-						default -> {
-							// After the last chunk: the stream is over.
-							return "bytes after the last chunk";
-						}
-					}
-				}
-				return null;
-			}
-
-			private static String head(Watcher w) {
-				String head = new String(w.head, 0, w.headLength, StandardCharsets.ISO_8859_1);
-				String[] lines = head.split("\r\n");
-				String[] status = lines[0].split(" ", 3);
-				if (status.length < 2 || !status[0].startsWith("HTTP/1.")) {
-					return "not an HTTP/1.x response: " + lines[0];
-				}
-				if (!status[1].equals("200")) {
-					return "watch: " + status[1];
-				}
-				boolean chunked = false;
-				for (int k = 1; k < lines.length; k++) {
-					String lower = lines[k].toLowerCase(Locale.ROOT);
-					if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
-						chunked = true;
-					}
-				}
-				w.phase = chunked ? Watcher.CHUNK_SIZE : Watcher.IDENTITY;
-				return null;
-			}
-
-			private static String chunkSizeLine(Watcher w) {
-				if (!w.chunkSizeSeen) {
-					return "empty chunk size line";
-				}
-				w.phase = w.chunkRemaining == 0 ? Watcher.DONE : Watcher.CHUNK_DATA;
-				return null;
-			}
-
 		}
 
 	}
@@ -532,7 +316,7 @@ final class CompareWatch {
 			byte[] request = watchRequest();
 			InetSocketAddress address = new InetSocketAddress(peer.base.getHost(), peer.base.getPort());
 			try {
-				readers.start(this);
+				readers.start();
 			}
 			catch (IOException ex) {
 				throw new IllegalStateException(ex);
@@ -549,7 +333,7 @@ final class CompareWatch {
 					System.err.println(name() + " watcher failed to connect: " + ex);
 					return false;
 				}
-				Watcher watcher = new Watcher(channel, request);
+				Watcher watcher = new Watcher(channel, request, this);
 				watcher.latch = ready;
 				watchers.add(watcher);
 				readers.add(watcher);
@@ -630,36 +414,35 @@ final class CompareWatch {
 			Arrays.fill(first, Long.MAX_VALUE);
 			for (int i = 0; i < watchers.size(); i++) {
 				Watcher watcher = watchers.get(i);
-				synchronized (watcher) {
-					boolean[] got = new boolean[total];
-					long previous = -1;
-					for (int e = marks[i]; e < watcher.count; e++) {
-						long revision = watcher.revisions[e];
-						Integer j = position.get(revision);
-						if (j == null) {
-							unexpected++;
-							continue;
-						}
-						if (got[j]) {
-							duplicates++;
-							continue;
-						}
-						got[j] = true;
-						if (revision <= previous) {
-							outOfOrder++;
-						}
-						previous = revision;
-						if (j >= warmupWrites) {
-							events++;
-							latencies[n++] = Math.max(0, watcher.arrivals[e] - acked[j]);
-							first[j] = Math.min(first[j], watcher.arrivals[e]);
-							lastArrival[j] = Math.max(lastArrival[j], watcher.arrivals[e]);
-						}
+				boolean[] got = new boolean[total];
+				long previous = -1;
+				int received = watcher.count();
+				for (int e = marks[i]; e < received; e++) {
+					long revision = watcher.revision(e);
+					Integer j = position.get(revision);
+					if (j == null) {
+						unexpected++;
+						continue;
 					}
-					for (int j = 0; j < total; j++) {
-						if (revisions[j] >= 0 && !got[j]) {
-							missing++;
-						}
+					if (got[j]) {
+						duplicates++;
+						continue;
+					}
+					got[j] = true;
+					if (revision <= previous) {
+						outOfOrder++;
+					}
+					previous = revision;
+					if (j >= warmupWrites) {
+						events++;
+						latencies[n++] = Math.max(0, watcher.arrival(e) - acked[j]);
+						first[j] = Math.min(first[j], watcher.arrival(e));
+						lastArrival[j] = Math.max(lastArrival[j], watcher.arrival(e));
+					}
+				}
+				for (int j = 0; j < total; j++) {
+					if (revisions[j] >= 0 && !got[j]) {
+						missing++;
 					}
 				}
 			}
@@ -784,8 +567,16 @@ final class CompareWatch {
 						return problem;
 					}
 				}
-				else if (w.lineLength < Watcher.LINE_PREFIX) {
+				else if (w.lineLength == 0
+						|| w.lineLength < Watcher.LINE_PREFIX && (w.line[0] == 'i' || w.line[0] == 'e')) {
 					w.line[w.lineLength++] = b;
+				}
+				else {
+					// Neither "id:" nor "event:" (data, a comment) or too long: only where
+					// the line ends matters.
+					while (i + 1 < end && in[i + 1] != '\n' && in[i + 1] != '\r') {
+						i++;
+					}
 				}
 			}
 			return null;

@@ -5,7 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** The watch streams of one run and what went wrong with them. */
-final class WatchClient {
+final class WatchClient implements SelectorLoop.Owner {
 
 	final WatchOptions options;
 
@@ -28,6 +28,16 @@ final class WatchClient {
 	WatchClient(WatchOptions options, int capacity) {
 		this.options = options;
 		this.capacity = capacity;
+	}
+
+	@Override
+	public boolean stopping() {
+		return stopping;
+	}
+
+	@Override
+	public void fail(WatchStream stream, String kind, String detail) {
+		fail((Watch) stream, kind, detail);
 	}
 
 	void fail(Watch watch, String kind, String detail) {

@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * <p>
  * The parts are in sibling files, which the source launcher (JEP 458) compiles when this
  * one names them: {@link WatchOptions} (the command line), {@link WatchClient},
- * {@link SelectorLoop} and {@link Watch} (the streams), {@link WeightWrite} (one change),
+ * {@link SelectorLoop}, {@link WatchStream} and {@link Watch} (the streams), {@link WeightWrite} (one change),
  * {@link ServerProbe} and {@link ProbeWindow} (the server seen from outside) and
  * {@link WatchReport} (the figures). Their names must not be those of another top-level
  * class in this directory ({@code Populate}, {@code Registrations}).
@@ -95,10 +95,7 @@ public class WatchLatency {
 
 		client.stopping = true;
 		for (SelectorLoop loop : client.loops) {
-			loop.selector.wakeup();
-		}
-		for (SelectorLoop loop : client.loops) {
-			loop.thread.join(5000);
+			loop.join();
 		}
 		for (Watch watch : client.watches) {
 			try {
@@ -154,7 +151,7 @@ public class WatchLatency {
 			// Paced, so the node's accept queue (Tomcat's accept-count, 100) is never overrun.
 			parkUntil(started + i * period);
 			SocketChannel channel = SocketChannel.open();
-			Watch watch = new Watch(i, channel, ByteBuffer.wrap(request));
+			Watch watch = new Watch(i, channel, ByteBuffer.wrap(request), client);
 			client.watches.add(watch);
 			try {
 				channel.configureBlocking(false);

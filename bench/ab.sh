@@ -37,7 +37,7 @@ stop_all() {
 }
 trap stop_all EXIT
 
-javac -d "$work/classes" bench/Compare.java bench/CompareWatch.java bench/Peer.java bench/Http1.java \
+javac -d "$work/classes" bench/Compare.java bench/CompareWatch.java bench/SelectorLoop.java bench/WatchStream.java bench/Peer.java bench/Http1.java \
 	bench/BenchArgs.java bench/ProcCpu.java
 port() {
 	local p

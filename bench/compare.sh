@@ -133,7 +133,7 @@ if [[ ! -f "$eureka_jar" ]] || [[ -n "$(find bench/eureka-server/pom.xml bench/e
 	}
 fi
 echo "compiling the generator"
-javac -d "$work/classes" bench/Compare.java bench/CompareWatch.java bench/Peer.java bench/Http1.java \
+javac -d "$work/classes" bench/Compare.java bench/CompareWatch.java bench/SelectorLoop.java bench/WatchStream.java bench/Peer.java bench/Http1.java \
 	bench/BenchArgs.java bench/ProcCpu.java
 
 # Four distinct free ports below Linux's ephemeral range (32768 up), where the embedded

@@ -150,7 +150,8 @@ class OpenApiSetup {
 					}
 				}
 				addProblem(operation, "503",
-						"The database is unavailable; nothing was written. Retry after Retry-After.");
+						"The database is unavailable, or a lock or statement wait ran past its timeout "
+								+ "(problem type database-timeout); nothing was written. Retry after Retry-After.");
 				if (path.contains("{service}")) {
 					if (method != PathItem.HttpMethod.PUT) {
 						addProblem(operation, "404", "Unknown service or instance");

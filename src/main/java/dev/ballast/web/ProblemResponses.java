@@ -2,9 +2,11 @@ package dev.ballast.web;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
+import dev.ballast.database.DatabaseTimeout;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +52,8 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 	static final URI INVALID = URI.create("https://ballast.dev/problems/invalid-request");
 
 	static final URI UNAVAILABLE = URI.create("https://ballast.dev/problems/database-unavailable");
+
+	static final URI TIMED_OUT = URI.create("https://ballast.dev/problems/database-timeout");
 
 	static final URI BAD_PARAMETER = URI.create("https://ballast.dev/problems/bad-parameter");
 
@@ -134,17 +138,43 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 	}
 
 	/**
-	 * The database could not serve the request in time (unreachable, pool exhausted, a
-	 * lock or statement timeout): nothing was written, and the client should retry, after
-	 * a jittered delay so that a crowd of clients does not return at once.
+	 * The database could not serve the request in time (unreachable, pool exhausted, or a
+	 * lock or statement timeout, which is answered apart since the database is up):
+	 * nothing was written, and the client should retry, after a jittered delay so that a
+	 * crowd of clients does not return at once.
 	 */
 	@ExceptionHandler({ TransientDataAccessException.class, DataAccessResourceFailureException.class,
 			CannotCreateTransactionException.class, TransactionSystemException.class })
 	ResponseEntity<Object> unavailable(RuntimeException ex) {
+		Optional<DatabaseTimeout> timeout = DatabaseTimeout.causing(ex);
+		if (timeout.isPresent()) {
+			return timedOut(timeout.get(), ex);
+		}
 		log.warn("Database unavailable for a request: {}", NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
 		return withRetryAfter(
 				problem(HttpStatus.SERVICE_UNAVAILABLE, UNAVAILABLE, "The registry's database is unavailable",
 						"nothing was written; retry after the Retry-After delay", null),
+				1);
+	}
+
+	/**
+	 * PostgreSQL cancelled one of this request's statements at the session's own limit:
+	 * another write held a lock too long, or a statement ran too long. The database is
+	 * up, so the answer must not say otherwise; the transaction was rolled back, and a
+	 * retry a moment later is likely to pass.
+	 */
+	private ResponseEntity<Object> timedOut(DatabaseTimeout timeout, RuntimeException ex) {
+		log.warn("A database {} timeout cut a request short: {}",
+				timeout == DatabaseTimeout.LOCK ? "lock" : "statement",
+				NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
+		String detail = switch (timeout) {
+			case LOCK ->
+				"this request waited longer than the database's lock_timeout for a lock that another " + "write holds";
+			case STATEMENT -> "a statement of this request ran past the database's statement_timeout";
+		};
+		return withRetryAfter(
+				problem(HttpStatus.SERVICE_UNAVAILABLE, TIMED_OUT, "A database wait timed out",
+						detail + "; the database is up, nothing was written; retry after the Retry-After delay", null),
 				1);
 	}
 

@@ -3,17 +3,12 @@ package dev.ballast.consul;
 import java.util.List;
 import java.util.Map;
 
-import dev.ballast.support.Api;
 import dev.ballast.support.Consul;
-import dev.ballast.support.Names;
 import dev.ballast.support.RegistryTest;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
-
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,46 +18,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * answers and Ballast's own API.
  */
 @RegistryTest
-class ConsulAgentTest {
+class ConsulAgentTest extends ConsulFixture {
 
-	@LocalServerPort
-	int port;
-
-	Consul consul;
-
-	Api api;
-
-	String service;
-
-	@BeforeEach
-	void setUp() {
-		consul = Consul.on(port);
-		api = Api.on(port);
-		service = Names.service("cns");
-	}
-
-	/**
-	 * Instance ids are unique across the tests' services: Consul names instances by id
-	 * alone.
-	 */
-	String id(String name) {
-		return name + "." + service;
-	}
-
-	String body(String name, String extra) {
-		return """
-				{"ID":"%s","Name":"%s","Address":"10.0.0.1","Port":8080,"Check":{"TTL":"30s"}%s}""".formatted(id(name),
-				service, extra);
-	}
-
-	JsonNode ballast(String name) {
-		return api.get("/v1/services/%s/instances/%s".formatted(service, id(name))).json();
+	ConsulAgentTest() {
+		super("cns");
 	}
 
 	@Test
 	void registersWithMetaWeightAsTheTypedWeightAndListsItBack() {
 		Consul.Answer registered = consul.put("/v1/agent/service/register",
-				body("a", ",\"Meta\":{\"weight\":\"50\",\"version\":\"2\"}"));
+				definition("a", "30s", ",\"Meta\":{\"weight\":\"50\",\"version\":\"2\"}"));
 
 		assertThat(registered.status()).isEqualTo(200);
 		JsonNode stored = ballast("a");
@@ -83,7 +48,7 @@ class ConsulAgentTest {
 
 	@Test
 	void takesWeightsPassingAsTheTypedWeight() {
-		consul.put("/v1/agent/service/register", body("a", ",\"Weights\":{\"Passing\":7,\"Warning\":1}"));
+		consul.put("/v1/agent/service/register", definition("a", "30s", ",\"Weights\":{\"Passing\":7,\"Warning\":1}"));
 
 		assertThat(ballast("a").get("weight").intValue()).isEqualTo(7);
 		assertThat(consul.get("/v1/catalog/service/" + service)
@@ -99,7 +64,7 @@ class ConsulAgentTest {
 			"null" })
 	void refusesAMetaWeightThatIsNotACanonicalDecimalAndWritesNothing(String weight) {
 		Consul.Answer refused = consul.put("/v1/agent/service/register",
-				body("a", ",\"Meta\":{\"weight\":" + weight + "}"));
+				definition("a", "30s", ",\"Meta\":{\"weight\":" + weight + "}"));
 
 		assertThat(refused.status()).isEqualTo(400);
 		assertThat(refused.body()).contains("Meta.weight");
@@ -110,7 +75,7 @@ class ConsulAgentTest {
 	@ValueSource(strings = { "\"7\"", "7.5", "-1", "10001", "true" })
 	void refusesWeightsPassingThatIsNotAnIntegerInRange(String weight) {
 		Consul.Answer refused = consul.put("/v1/agent/service/register",
-				body("a", ",\"Weights\":{\"Passing\":" + weight + "}"));
+				definition("a", "30s", ",\"Weights\":{\"Passing\":" + weight + "}"));
 
 		assertThat(refused.status()).isEqualTo(400);
 		assertThat(refused.body()).contains("Weights.Passing");
@@ -120,7 +85,7 @@ class ConsulAgentTest {
 	@Test
 	void refusesWeightsAndMetaWeightThatDisagree() {
 		Consul.Answer refused = consul.put("/v1/agent/service/register",
-				body("a", ",\"Weights\":{\"Passing\":5},\"Meta\":{\"weight\":\"6\"}"));
+				definition("a", "30s", ",\"Weights\":{\"Passing\":5},\"Meta\":{\"weight\":\"6\"}"));
 
 		assertThat(refused.status()).isEqualTo(400);
 		assertThat(refused.body()).contains("Weights.Passing").contains("Meta.weight");
@@ -143,7 +108,7 @@ class ConsulAgentTest {
 	void refusesARegistrationWithoutACheckOrWithATtlOutsideTheLeaseRange() {
 		String none = "{\"ID\":\"a\",\"Name\":\"%s\",\"Address\":\"10.0.0.1\",\"Port\":8080}".formatted(service);
 		assertThat(consul.put("/v1/agent/service/register", none).body()).contains("TTL check");
-		Consul.Answer shortTtl = consul.put("/v1/agent/service/register", body("a", "").replace("\"30s\"", "\"2s\""));
+		Consul.Answer shortTtl = consul.put("/v1/agent/service/register", definition("a", "2s", ""));
 		assertThat(shortTtl.status()).isEqualTo(400);
 		assertThat(shortTtl.body()).contains("Check.TTL");
 	}
@@ -154,7 +119,7 @@ class ConsulAgentTest {
 				"{\"Name\":\"Web\",\"Port\":80,\"Check\":{\"TTL\":\"10s\"}}");
 		assertThat(upper.status()).isEqualTo(400);
 		assertThat(upper.body()).contains("Name").contains("\"Web\"");
-		Consul.Answer id = consul.put("/v1/agent/service/register", body("a b", ""));
+		Consul.Answer id = consul.put("/v1/agent/service/register", definition("a b", "30s", ""));
 		assertThat(id.status()).isEqualTo(400);
 		assertThat(id.body()).contains("ID");
 		assertThat(consul.put("/v1/agent/service/deregister/a%20b").status()).isEqualTo(400);
@@ -202,7 +167,7 @@ class ConsulAgentTest {
 
 	@Test
 	void deregistersByIdAndAnswers404ForAnUnknownOne() {
-		consul.put("/v1/agent/service/register", body("a", ""));
+		register("a", "30s", "");
 
 		assertThat(consul.put("/v1/agent/service/deregister/" + id("a")).status()).isEqualTo(200);
 		assertThat(api.get("/v1/services/%s/instances/%s".formatted(service, id("a"))).status()).isEqualTo(404);
@@ -213,7 +178,7 @@ class ConsulAgentTest {
 
 	@Test
 	void passesTheCheckAsAHeartbeatAlsoWithAnEncodedColon() {
-		consul.put("/v1/agent/service/register", body("a", ""));
+		register("a", "30s", "");
 
 		assertThat(consul.put("/v1/agent/check/pass/service:" + id("a")).status()).isEqualTo(200);
 		assertThat(consul.put("/v1/agent/check/pass/service%3A" + id("a") + "?note=ok").status()).isEqualTo(200);
@@ -228,7 +193,7 @@ class ConsulAgentTest {
 	@Test
 	void aFailingCheckEjectsWithinTheEjectionCapAndAPassBringsItBack() {
 		for (String id : List.of("a", "b", "c", "d", "e")) {
-			consul.put("/v1/agent/service/register", body(id, ""));
+			register(id, "30s", "");
 		}
 
 		assertThat(consul.put("/v1/agent/check/fail/service:" + id("a")).status()).isEqualTo(200);
@@ -257,7 +222,7 @@ class ConsulAgentTest {
 	@Test
 	void maintenanceIsGuardedAndEndingItNeverUndoesADrain() {
 		for (String id : List.of("a", "b", "c", "d")) {
-			consul.put("/v1/agent/service/register", body(id, ""));
+			register(id, "30s", "");
 		}
 
 		assertThat(consul.put("/v1/agent/service/maintenance/" + id("a") + "?enable=true&reason=kernel").status())
@@ -283,14 +248,15 @@ class ConsulAgentTest {
 	@Test
 	void aRegistrationOfWeightZeroIsGuardedAndNeverListed() {
 		for (String id : List.of("a", "b")) {
-			consul.put("/v1/agent/service/register", body(id, ""));
+			register(id, "30s", "");
 		}
 
-		Consul.Answer refused = consul.put("/v1/agent/service/register", body("a", ",\"Meta\":{\"weight\":\"0\"}"));
+		Consul.Answer refused = consul.put("/v1/agent/service/register",
+				definition("a", "30s", ",\"Meta\":{\"weight\":\"0\"}"));
 		assertThat(refused.status()).isEqualTo(409);
 		assertThat(ballast("a").get("weight").intValue()).isEqualTo(100);
 
-		consul.put("/v1/agent/service/register", body("z", ",\"Meta\":{\"weight\":\"0\"}"));
+		register("z", "30s", ",\"Meta\":{\"weight\":\"0\"}");
 		assertThat(ballast("z").get("weight").intValue()).isZero();
 		assertThat(consul.get("/v1/health/service/%s?passing=false".formatted(service)).weights())
 			.containsOnlyKeys(id("a"), id("b"));
@@ -299,7 +265,7 @@ class ConsulAgentTest {
 
 	@Test
 	void anIdRegisteredInAnotherServiceIsRefused() {
-		consul.put("/v1/agent/service/register", body("shared", ""));
+		register("shared", "30s", "");
 		String other = "{\"ID\":\"%s\",\"Name\":\"%s-x\",\"Port\":1,\"Check\":{\"TTL\":\"10s\"}}"
 			.formatted(id("shared"), service);
 

@@ -8,11 +8,8 @@ import dev.ballast.support.Api;
 import dev.ballast.support.Consul;
 import dev.ballast.support.Names;
 import dev.ballast.support.RegistryTest;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,35 +18,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the answers consumers route by, and which token each call needs.
  */
 @RegistryTest
-class ConsulCatalogTest {
+class ConsulCatalogTest extends ConsulFixture {
 
-	@LocalServerPort
-	int port;
-
-	Consul consul;
-
-	Api api;
-
-	String service;
-
-	@BeforeEach
-	void setUp() {
-		consul = Consul.on(port);
-		api = Api.on(port);
-		service = Names.service("cnr");
-	}
-
-	String id(String name) {
-		return name + "." + service;
+	ConsulCatalogTest() {
+		super("cnr");
 	}
 
 	void register(String name, int weight) {
-		assertThat(consul
-			.put("/v1/agent/service/register",
-					"""
-							{"ID":"%s","Name":"%s","Address":"10.0.0.1","Port":8080,"Weights":{"Passing":%d},"Check":{"TTL":"60s"}}"""
-						.formatted(id(name), service, weight))
-			.status()).isEqualTo(200);
+		register(name, "60s", ",\"Weights\":{\"Passing\":%d}".formatted(weight));
 	}
 
 	String health() {

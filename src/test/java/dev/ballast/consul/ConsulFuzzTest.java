@@ -5,15 +5,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import dev.ballast.support.Api;
-import dev.ballast.support.Consul;
 import dev.ballast.support.Names;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static dev.ballast.support.Properties.qt;
@@ -28,7 +25,7 @@ import static org.quicktheories.generators.SourceDSL.integers;
  * did (an absorbed heartbeat) may still be written.
  */
 @RegistryTest
-public class ConsulFuzzTest {
+public class ConsulFuzzTest extends ConsulFixture {
 
 	/** The endpoints fuzzed here, for {@code FuzzCoverageTest}. */
 	public static final List<String> ENDPOINTS = List.of("PUT /v1/agent/service/register",
@@ -59,23 +56,16 @@ public class ConsulFuzzTest {
 
 	private static final List<String> ENABLES = List.of("", "true", "false", "maybe", "1", "t", "%00", "yes", "TRUE");
 
-	@LocalServerPort
-	int port;
-
 	@Autowired
 	JdbcClient jdbc;
 
-	Consul consul;
-
-	Api api;
-
-	String service;
+	ConsulFuzzTest() {
+		super("cfz");
+	}
 
 	@BeforeEach
-	void setUp() {
-		consul = Consul.on(port);
-		api = Api.on(port);
-		service = fixture();
+	void registerTheFixture() {
+		fixture();
 	}
 
 	@Test
@@ -144,22 +134,19 @@ public class ConsulFuzzTest {
 			assertThat(snapshot()).as("a refused request writes nothing: %s", call).isEqualTo(before);
 		}
 		else {
-			service = fixture();
+			service = Names.service("cfz");
+			fixture();
 		}
 	}
 
-	/** Four quiet instances (leases of 300 s), registered through Consul. */
-	private String fixture() {
-		String name = Names.service("cfz");
+	/**
+	 * Four quiet instances (leases of 300 s) of the test's service, registered through
+	 * Consul.
+	 */
+	private void fixture() {
 		for (String id : List.of("i1", "i2", "i3", "i4")) {
-			assertThat(consul
-				.put("/v1/agent/service/register",
-						"""
-								{"ID":"%s.%s","Name":"%s","Address":"10.0.0.1","Port":80,"Check":{"TTL":"300s"}}"""
-							.formatted(id, name, name))
-				.status()).isEqualTo(200);
+			register(id, "300s", "");
 		}
-		return name;
 	}
 
 	private String snapshot() {

@@ -3,16 +3,12 @@ package dev.ballast.consul;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.ballast.support.Api;
 import dev.ballast.support.Consul;
 import dev.ballast.support.Names;
 import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,33 +18,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * per service by {@code /v1/catalog/services}, refused with nothing written.
  */
 @RegistryTest
-class ConsulTagsTest {
+class ConsulTagsTest extends ConsulFixture {
 
-	@LocalServerPort
-	int port;
-
-	Consul consul;
-
-	Api api;
-
-	String service;
-
-	@BeforeEach
-	void setUp() {
-		consul = Consul.on(port);
-		api = Api.on(port);
-		service = Names.service("cnt");
-	}
-
-	String id(String name) {
-		return name + "." + service;
+	ConsulTagsTest() {
+		super("cnt");
 	}
 
 	void register(String name, String tags) {
-		Consul.Answer answer = consul.put("/v1/agent/service/register", """
-				{"ID":"%s","Name":"%s","Address":"10.0.0.1","Port":8080,"Tags":%s,"Check":{"TTL":"60s"}}"""
-			.formatted(id(name), service, tags));
-		assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+		register(name, "60s", ",\"Tags\":" + tags);
 	}
 
 	static List<String> strings(JsonNode array) {
@@ -71,7 +48,7 @@ class ConsulTagsTest {
 	void consulTagsAreKeptInOrderAndSeenThroughBothDoors() {
 		register("a", "[\"v2\",\"traefik.enable=true\",\"v2\"]");
 
-		JsonNode stored = api.get("/v1/services/%s/instances/%s".formatted(service, id("a"))).json();
+		JsonNode stored = ballast("a");
 		assertThat(strings(stored.get("tags"))).containsExactly("v2", "traefik.enable=true");
 		JsonNode health = consul.get("/v1/health/service/" + service).json().get(0);
 		assertThat(strings(health.get("Service").get("Tags"))).containsExactly("v2", "traefik.enable=true");

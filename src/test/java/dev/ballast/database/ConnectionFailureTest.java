@@ -5,7 +5,9 @@ import java.sql.SQLTransientConnectionException;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.transaction.CannotCreateTransactionException;
@@ -58,6 +60,25 @@ class ConnectionFailureTest {
 		}
 		assertThat(ConnectionFailure.isCauseOf(new DataIntegrityViolationException("duplicate"))).isFalse();
 		assertThat(ConnectionFailure.isCauseOf(new IllegalStateException("other"))).isFalse();
+	}
+
+	/** The other side of the line: what is answered as a timeout, not as an outage. */
+	@Test
+	void onlyLockAndStatementTimeoutsAreDatabaseTimeouts() {
+		assertThat(DatabaseTimeout.causing(new CannotAcquireLockException("update",
+				new SQLException("canceling statement due to lock timeout", "55P03"))))
+			.contains(DatabaseTimeout.LOCK);
+		assertThat(DatabaseTimeout.causing(new TransactionSystemException("commit",
+				new QueryTimeoutException("select", new SQLException("canceling statement", "57014")))))
+			.contains(DatabaseTimeout.STATEMENT);
+		for (String state : new String[] { "08006", "57P01", "53300", "40P01", "23505", null }) {
+			assertThat(DatabaseTimeout
+				.causing(new UncategorizedSQLException("read", "SELECT 1", new SQLException("no", state)))).as(state)
+				.isEmpty();
+		}
+		assertThat(DatabaseTimeout.causing(new QueryTimeoutException("the write was not committed within 10s")))
+			.as("a wait of the registry's own, with no SQLSTATE")
+			.isEmpty();
 	}
 
 }

@@ -14,8 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
-import dev.ballast.support.OtherNode;
-import dev.ballast.support.OutageDatabase;
+import dev.ballast.support.OutageNode;
 import dev.ballast.support.Registration;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.awaitility.Awaitility;
@@ -44,21 +43,18 @@ class DatabaseOutageTest {
 	@TempDir
 	static Path dataDirectory;
 
-	static OutageDatabase postgres;
-
-	static OtherNode node;
+	static OutageNode outage;
 
 	static Api api;
 
 	@BeforeAll
 	static void startDatabaseAndNode() throws IOException {
-		postgres = OutageDatabase.startIn(dataDirectory);
-		node = OtherNode.startOn(postgres.server(), "ballast.watch.keepalive=1s", "ballast.lease.sweep-interval=1s");
-		api = Api.on(node.port());
+		outage = OutageNode.start(dataDirectory, "ballast.watch.keepalive=1s", "ballast.lease.sweep-interval=1s");
+		api = Api.on(outage.node().port());
 		// The gap an outage leaves is measured from the last sweep before it: on a fresh
 		// database, there must have been one.
 		Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
-			try (Connection connection = postgres.dataSource().getConnection();
+			try (Connection connection = outage.postgres().dataSource().getConnection();
 					ResultSet rows = connection.createStatement().executeQuery("SELECT count(*) FROM lease_sweep")) {
 				return rows.next() && rows.getInt(1) == 1;
 			}
@@ -67,11 +63,8 @@ class DatabaseOutageTest {
 
 	@AfterAll
 	static void stopNodeAndDatabase() throws IOException {
-		if (node != null) {
-			node.close();
-		}
-		if (postgres != null) {
-			postgres.close();
+		if (outage != null) {
+			outage.close();
 		}
 	}
 
@@ -96,13 +89,14 @@ class DatabaseOutageTest {
 		assertThat(silent.header("X-Ballast-Stale")).isEmpty();
 		Instant silentExpiry = Instant.parse(silent.json().get("leaseExpiresAt").stringValue());
 
-		try (EventStream stream = EventStream.open(node.port(), "/v1/services/%s/watch".formatted(SERVICE), null)) {
+		try (EventStream stream = EventStream.open(outage.node().port(), "/v1/services/%s/watch".formatted(SERVICE),
+				null)) {
 			assertThat(stream.nextEvent(SOON).name()).isEqualTo("snapshot");
 			CompletableFuture<Api.Reply> parkedBefore = CompletableFuture
 				.supplyAsync(() -> api.get(instances + "?index=" + revision + "&wait=8s"), runner());
 
 			Instant stoppedAt = Instant.now();
-			postgres.stop();
+			outage.postgres().stop();
 
 			// A write before the node has noticed waits at most for a pooled connection.
 			Api.Reply firstWrite = timed("write right after the database stopped",
@@ -144,7 +138,7 @@ class DatabaseOutageTest {
 
 			// Heartbeats are absorbed past both leases' TTL; the stream keeps its
 			// keepalives.
-			MeterRegistry meters = node.bean(MeterRegistry.class);
+			MeterRegistry meters = outage.node().bean(MeterRegistry.class);
 			Instant lastBeat = null;
 			int keepalives = 0;
 			// Past both TTLs, and until a keepalive came: on a loaded machine the steps
@@ -162,7 +156,7 @@ class DatabaseOutageTest {
 			assertThat(meters.get("ballast.lease.pending").gauge().value()).isEqualTo(1.0);
 			assertThat(parkedDuring).isNotDone();
 
-			postgres.start();
+			outage.postgres().start();
 			Instant restartedAt = Instant.now();
 			System.out.printf("Database down for %s%n", Duration.between(stoppedAt, restartedAt));
 
@@ -207,6 +201,9 @@ class DatabaseOutageTest {
 	private static void assertUnavailable(Api.Reply reply) {
 		assertThat(reply.status()).as(reply.body()).isEqualTo(503);
 		assertThat(reply.contentType()).hasValueSatisfying(type -> assertThat(type).contains("problem+json"));
+		// A real outage, not a lock or statement timeout (DatabaseTimeoutTest).
+		assertThat(reply.json().get("type").stringValue())
+			.isEqualTo("https://ballast.dev/problems/database-unavailable");
 		assertThat(reply.header("Retry-After"))
 			.hasValueSatisfying(seconds -> assertThat(Integer.parseInt(seconds)).isBetween(1, 3));
 	}
@@ -228,7 +225,7 @@ class DatabaseOutageTest {
 	}
 
 	private static Instant lastRenewed(String id) throws SQLException {
-		try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl());
+		try (Connection connection = DriverManager.getConnection(outage.postgres().jdbcUrl());
 				PreparedStatement statement = connection
 					.prepareStatement("SELECT last_renewed_at FROM instance WHERE service = ? AND id = ?")) {
 			statement.setString(1, SERVICE);

@@ -7,8 +7,7 @@ import java.util.List;
 
 import dev.ballast.database.Reachability;
 import dev.ballast.support.Api;
-import dev.ballast.support.OtherNode;
-import dev.ballast.support.OutageDatabase;
+import dev.ballast.support.OutageNode;
 import dev.ballast.support.Registration;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.awaitility.Awaitility;
@@ -35,44 +34,38 @@ class DnsOutageTest {
 	@TempDir
 	static Path dataDirectory;
 
-	static OutageDatabase postgres;
-
-	static OtherNode node;
+	static OutageNode outage;
 
 	@BeforeAll
 	static void startDatabaseAndNode() throws IOException {
-		postgres = OutageDatabase.startIn(dataDirectory);
-		node = OtherNode.startOn(postgres.server(), "ballast.dns.port=0");
+		outage = OutageNode.start(dataDirectory, "ballast.dns.port=0");
 	}
 
 	@AfterAll
 	static void stopNodeAndDatabase() throws IOException {
-		if (node != null) {
-			node.close();
-		}
-		if (postgres != null) {
-			postgres.close();
+		if (outage != null) {
+			outage.close();
 		}
 	}
 
 	@Test
 	void keepsAnsweringFromMemoryWhileTheDatabaseIsDown() throws Exception {
-		Api api = Api.on(node.port());
+		Api api = Api.on(outage.node().port());
 		String instances = "/v1/services/%s/instances".formatted(SERVICE);
 		assertThat(api.put(instances + "/a", Registration.at("10.7.0.1", 80).weight(300).leaseTtlSeconds(300)).status())
 			.isEqualTo(201);
 		assertThat(api.put(instances + "/b", Registration.at("10.7.0.2", 80).weight(100).leaseTtlSeconds(300)).status())
 			.isEqualTo(201);
-		DnsClient dns = new DnsClient(node.bean(DnsServer.class).port());
+		DnsClient dns = new DnsClient(outage.node().bean(DnsServer.class).port());
 		String name = "_%s._tcp.service.ballast.".formatted(SERVICE);
 		Awaitility.await()
 			.atMost(Duration.ofSeconds(10))
 			.until(() -> weights(dns.udp(name, Type.SRV)).equals(List.of(65_280, 85 * 256)));
 		Message before = dns.udp(name, Type.SRV);
-		Reachability reachability = node.bean(Reachability.class);
-		MeterRegistry meters = node.bean(MeterRegistry.class);
+		Reachability reachability = outage.node().bean(Reachability.class);
+		MeterRegistry meters = outage.node().bean(MeterRegistry.class);
 
-		postgres.stop();
+		outage.postgres().stop();
 		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !reachability.reachable());
 
 		// A few refresh rounds without the database: the same answer every time.
@@ -89,7 +82,7 @@ class DnsOutageTest {
 		assertThat(dns.udp("never-read.service.ballast.", Type.SRV).getRcode()).isEqualTo(Rcode.SERVFAIL);
 		assertThat(Duration.ofNanos(System.nanoTime() - asked)).isLessThan(Duration.ofSeconds(3));
 
-		postgres.start();
+		outage.postgres().start();
 		Awaitility.await().atMost(Duration.ofSeconds(20)).until(reachability::reachable);
 		// The pool may still refuse (503) for a moment after the probe is through.
 		Awaitility.await()

@@ -3,7 +3,6 @@ package dev.ballast.watch;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import dev.ballast.instance.InstanceChanged;
 import dev.ballast.instance.InstanceId;
@@ -61,28 +60,17 @@ class LocalCommitsTest {
 	 */
 	@Test
 	void aCommitOfThisNodeReachesItsWatchersWithoutTheNotification() {
-		Api api = Api.on(port);
-		String service = Names.service("local");
-		String a = "/v1/services/%s/instances/a".formatted(service);
-		api.put(a, Registration.at("h", 80).leaseTtlSeconds(300));
-		try (EventStream stream = EventStream.open(port, "/v1/services/%s/watch".formatted(service), null)) {
-			assertThat(stream.nextEvent(SOON).name()).isEqualTo("snapshot");
+		try (WatchedInstance watched = WatchedInstance.open(Api.on(port), port, "local")) {
 			notifications.stop();
 			for (int weight = 1; weight <= 5; weight++) {
-				if (weight == 3) {
-					// A registration goes through the group committer's transaction.
-					api.put(a, Registration.at("h", 80).weight(weight).leaseTtlSeconds(300));
-				}
-				else {
-					api.patch(a, "{\"weight\":%d}".formatted(weight));
-				}
-				long acknowledged = System.nanoTime();
-				Event event = stream.nextEvent(SOON);
-				long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - acknowledged);
-				assertThat(event.id()).isEqualTo(Integer.toString(1 + weight));
-				assertThat(event.json().get("weight").asInt()).isEqualTo(weight);
-				assertThat(millis).as("weight %d seen after %d ms", weight, millis).isLessThan(1000);
-				sleep(Duration.ofMillis(300));
+				// A registration goes through the group committer's transaction.
+				WatchedInstance.Delivery delivery = weight == 3 ? watched.registerWeight(weight)
+						: watched.patchWeight(weight);
+				assertThat(delivery.event().id()).isEqualTo(Integer.toString(1 + weight));
+				assertThat(delivery.event().json().get("weight").asInt()).isEqualTo(weight);
+				assertThat(delivery.eventMillis()).as("weight %d seen after %d ms", weight, delivery.eventMillis())
+					.isLessThan(1000);
+				WatchedInstance.pause(Duration.ofMillis(300));
 			}
 		}
 		finally {
@@ -150,16 +138,6 @@ class LocalCommitsTest {
 		}
 		finally {
 			notifications.start();
-		}
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
 		}
 	}
 

@@ -103,34 +103,19 @@ class TwoNodesWatchTest {
 	 */
 	@Test
 	void aWriteOnOneNodeReachesAWatcherOnTheOtherWithinMilliseconds() {
-		Api there = Api.on(other.port());
-		String service = Names.service("crossnode");
-		String a = "/v1/services/%s/instances/a".formatted(service);
-		// Outlives the test, so that no lease expiry adds an event of its own.
-		there.put(a, Registration.at("h", 80).leaseTtlSeconds(300));
 		List<Long> millis = new ArrayList<>();
 		List<Long> written = new ArrayList<>();
-		try (EventStream here = EventStream.open(port, "/v1/services/%s/watch".formatted(service), null)) {
-			assertThat(here.nextEvent(SOON).name()).isEqualTo("snapshot");
+		try (WatchedInstance watched = WatchedInstance.open(Api.on(other.port()), port, "crossnode")) {
 			for (int weight = 1; weight <= 25; weight++) {
-				long sent = System.nanoTime();
-				there.patch(a, "{\"weight\":%d}".formatted(weight));
-				long acknowledged = System.nanoTime();
-				Event event = here.nextEvent(SOON);
-				long received = System.nanoTime();
-				assertThat(event.name()).isEqualTo("upsert");
-				assertThat(event.json().get("weight").asInt()).isEqualTo(weight);
+				WatchedInstance.Delivery delivery = watched.patchWeight(weight);
+				assertThat(delivery.event().name()).isEqualTo("upsert");
+				assertThat(delivery.event().json().get("weight").asInt()).isEqualTo(weight);
 				// The first few warm both nodes' code paths up.
 				if (weight > 5) {
-					// An event that came before the acknowledgement was taken when the
-					// test thread got to it; that is at most this, and counts as such.
-					millis.add(TimeUnit.NANOSECONDS.toMillis(received - acknowledged));
-					written.add(TimeUnit.NANOSECONDS.toMillis(acknowledged - sent));
+					millis.add(delivery.eventMillis());
+					written.add(delivery.writeMillis());
 				}
-				// Apart, so that each write waits for its own notification and not for
-				// one
-				// already on its way.
-				sleep(Duration.ofMillis(ThreadLocalRandom.current().nextInt(20, 60)));
+				WatchedInstance.pause(Duration.ofMillis(ThreadLocalRandom.current().nextInt(20, 60)));
 			}
 		}
 		List<Long> sorted = millis.stream().sorted().toList();
@@ -143,16 +128,6 @@ class TwoNodesWatchTest {
 		assertThat(sorted.get(sorted.size() / 2))
 			.as("median milliseconds from a write's acknowledgement to its event on the other node, of %s", millis)
 			.isLessThan(100);
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
 	}
 
 	@Test

@@ -1,6 +1,12 @@
 package dev.ballast.watch;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
@@ -62,6 +68,64 @@ class WatchStreamTest {
 			assertThat(remove.json().get("service").asString()).isEqualTo(service);
 			assertThat(remove.json().get("id").asString()).isEqualTo("a");
 			assertThat(remove.json().get("revision").asLong()).isEqualTo(4);
+		}
+	}
+
+	/**
+	 * A service with one stream gets its events from the committing thread, one with more
+	 * than {@link StreamWriters#FEW} through the writers; under concurrent writers both
+	 * see every revision once and in order.
+	 */
+	@Test
+	void fewStreamsAndManyGetEveryRevisionInOrderUnderConcurrentWriters() throws Exception {
+		Api api = Api.on(port);
+		String few = Names.service("few");
+		String many = Names.service("many");
+		for (String service : List.of(few, many)) {
+			api.put("/v1/services/%s/instances/seed".formatted(service), Registration.at("10.0.0.1", 80));
+		}
+		List<EventStream> streams = new ArrayList<>();
+		ExecutorService writers = Executors.newFixedThreadPool(4);
+		try {
+			streams.add(EventStream.open(port, "/v1/services/%s/watch".formatted(few), null));
+			for (int i = 0; i <= StreamWriters.FEW; i++) {
+				streams.add(EventStream.open(port, "/v1/services/%s/watch".formatted(many), null));
+			}
+			for (EventStream stream : streams) {
+				assertThat(stream.nextEvent(SOON).id()).as("snapshot at the seed").isEqualTo("1");
+			}
+			int each = 15;
+			List<Future<?>> done = new ArrayList<>();
+			for (int w = 0; w < 4; w++) {
+				int writer = w;
+				done.add(writers.submit(() -> {
+					for (int i = 0; i < each; i++) {
+						String service = (i + writer) % 2 == 0 ? few : many;
+						int status = api
+							.put("/v1/services/%s/instances/w%d".formatted(service, writer),
+									Registration.at("10.0.1." + (writer + 1), 80).weight(i + 1))
+							.status();
+						assertThat(status).isIn(200, 201);
+					}
+				}));
+			}
+			for (Future<?> future : done) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+			long fewLast = api.get("/v1/services/%s/instances".formatted(few)).json().get("revision").asLong();
+			long manyLast = api.get("/v1/services/%s/instances".formatted(many)).json().get("revision").asLong();
+			assertThat(fewLast + manyLast).as("every write is a change").isEqualTo(2 + 4 * each);
+			for (int s = 0; s < streams.size(); s++) {
+				long last = s == 0 ? fewLast : manyLast;
+				for (long revision = 2; revision <= last; revision++) {
+					assertThat(streams.get(s).nextEvent(SOON).id()).as("stream %d", s)
+						.isEqualTo(Long.toString(revision));
+				}
+			}
+		}
+		finally {
+			writers.shutdownNow();
+			streams.forEach(EventStream::close);
 		}
 	}
 

@@ -1,0 +1,180 @@
+package dev.ballast.database;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.ballast.support.Api;
+import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
+import dev.ballast.support.RegistryTest;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A write that PostgreSQL cuts short at the session's own limits is a 503 with its own
+ * problem type and a Retry-After, never "database unavailable" (the database is up), a
+ * 500 or a hang, and it writes nothing. The node runs with the shipped settings
+ * ({@code lock_timeout} 3 s, {@code statement_timeout} 5 s); a second connection holds
+ * the service's row.
+ */
+@RegistryTest
+class DatabaseTimeoutTest {
+
+	private static final String TIMED_OUT = "https://ballast.dev/problems/database-timeout";
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@Autowired
+	TransactionTemplate transactions;
+
+	@Test
+	void aWriteBlockedPastTheLockTimeoutIsADatabaseTimeoutThatWritesNothing() throws Exception {
+		Api api = Api.on(port);
+		String service = Names.service("busy");
+		String path = "/v1/services/%s/instances/a".formatted(service);
+		api.put(path, Registration.at("h", 1).weight(1));
+		List<String> before = rows(service);
+
+		Api.Reply reply;
+		long tookMillis;
+		try (RowHolder holder = RowHolder.hold(transactions, jdbc, service)) {
+			long started = System.nanoTime();
+			reply = api.put(path, Registration.at("h", 1).weight(2));
+			tookMillis = (System.nanoTime() - started) / 1_000_000;
+			System.out.printf("registration held past the lock timeout: answered in %d ms%n", tookMillis);
+		}
+
+		assertTimedOut(reply, "lock_timeout");
+		// At least the lock_timeout (3 s); twice that at most, since a registration
+		// refused on its short way is tried once more on the full way.
+		assertThat(tookMillis).as("bounded by lock_timeout (3 s)").isBetween(2_500L, 10_000L);
+		assertThat(rows(service)).isEqualTo(before);
+		assertThat(api.get(path).json().get("weight").intValue()).isEqualTo(1);
+	}
+
+	/**
+	 * PostgreSQL ends a statement at {@code statement_timeout} by cancelling it, with
+	 * SQLSTATE 57014; cancelling the blocked write's statement from outside raises the
+	 * same, without waiting for the 5 s limit (and before the 3 s lock timeout). An
+	 * operator's edit, since a registration refused on its short way is tried once more
+	 * on the full way (see {@code instance.RegistrationFilter}).
+	 */
+	@Test
+	void aStatementCancelledByTheDatabaseIsADatabaseTimeoutThatWritesNothing() throws Exception {
+		Api api = Api.on(port);
+		String service = Names.service("slow");
+		String path = "/v1/services/%s/instances/a".formatted(service);
+		api.put(path, Registration.at("h", 1).weight(1));
+		List<String> before = rows(service);
+
+		Api.Reply reply;
+		try (RowHolder holder = RowHolder.hold(transactions, jdbc, service)) {
+			CompletableFuture<Api.Reply> write = CompletableFuture.supplyAsync(() -> api.patch(path, "{\"weight\":2}"));
+			int blocked = await().atMost(Duration.ofMillis(2_500))
+				.pollInterval(Duration.ofMillis(10))
+				.until(() -> holder.blockedBackends(jdbc), pids -> !pids.isEmpty())
+				.getFirst();
+			assertThat(jdbc.sql("SELECT pg_cancel_backend(?)").param(blocked).query(Boolean.class).single()).isTrue();
+			reply = write.get(10, TimeUnit.SECONDS);
+		}
+
+		assertTimedOut(reply, "statement_timeout");
+		assertThat(rows(service)).isEqualTo(before);
+		assertThat(api.get(path).json().get("weight").intValue()).isEqualTo(1);
+	}
+
+	private static void assertTimedOut(Api.Reply reply, String limit) {
+		assertThat(reply.status()).as(reply.body()).isEqualTo(503);
+		assertThat(reply.contentType()).hasValueSatisfying(type -> assertThat(type).contains("problem+json"));
+		assertThat(reply.json().get("type").stringValue()).isEqualTo(TIMED_OUT);
+		assertThat(reply.json().get("detail").stringValue()).contains(limit)
+			.contains("the database is up")
+			.contains("nothing was written")
+			.doesNotContain("unavailable");
+		assertThat(reply.json().get("title").stringValue()).doesNotContainIgnoringCase("unavailable");
+		assertThat(reply.header("Retry-After"))
+			.hasValueSatisfying(seconds -> assertThat(Integer.parseInt(seconds)).isBetween(1, 3));
+	}
+
+	/** The service's rows in every table a registration writes. */
+	private List<String> rows(String service) {
+		return List.of("service", "instance", "change_log", "audit_event")
+			.stream()
+			.map(table -> table + ": "
+					+ jdbc
+						.sql("SELECT coalesce(jsonb_agg(to_jsonb(t) ORDER BY to_jsonb(t)::text)::text, '') FROM "
+								+ table + " t WHERE " + (table.equals("service") ? "name" : "service") + " = ?")
+						.param(service)
+						.query(String.class)
+						.single())
+			.toList();
+	}
+
+	/**
+	 * A second connection that holds the service's row (FOR UPDATE) in an open
+	 * transaction until closed.
+	 */
+	private static final class RowHolder implements AutoCloseable {
+
+		private final CountDownLatch release = new CountDownLatch(1);
+
+		private final Thread thread;
+
+		private volatile int pid;
+
+		private RowHolder(TransactionTemplate transactions, JdbcClient jdbc, String service, CountDownLatch locked) {
+			this.thread = Thread.ofVirtual().start(() -> transactions.executeWithoutResult(status -> {
+				jdbc.sql("SELECT name FROM service WHERE name = ? FOR UPDATE")
+					.param(service)
+					.query(String.class)
+					.single();
+				pid = jdbc.sql("SELECT pg_backend_pid()").query(Integer.class).single();
+				locked.countDown();
+				try {
+					release.await(30, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}));
+		}
+
+		static RowHolder hold(TransactionTemplate transactions, JdbcClient jdbc, String service)
+				throws InterruptedException {
+			CountDownLatch locked = new CountDownLatch(1);
+			RowHolder holder = new RowHolder(transactions, jdbc, service, locked);
+			assertThat(locked.await(10, TimeUnit.SECONDS)).as("the row is held").isTrue();
+			return holder;
+		}
+
+		/** The backends waiting for a lock this holder holds. */
+		List<Integer> blockedBackends(JdbcClient jdbc) {
+			return jdbc.sql("SELECT pid FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))")
+				.param(pid)
+				.query(Integer.class)
+				.list();
+		}
+
+		@Override
+		public void close() throws InterruptedException {
+			release.countDown();
+			assertThat(thread.join(Duration.ofSeconds(10))).as("the holder let go").isTrue();
+		}
+
+	}
+
+}
