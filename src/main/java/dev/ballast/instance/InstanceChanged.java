@@ -3,9 +3,9 @@ package dev.ballast.instance;
 import java.time.Instant;
 
 /**
- * Published inside the transaction of every instance write, after the service revision
- * was bumped; listeners that write in the same transaction (the change log) commit or
- * roll back with the change.
+ * An instance write, told to every {@link InstanceChanges} inside its transaction, after
+ * the service revision was bumped; what writes in the same transaction (the change log)
+ * commits or rolls back with the change.
  *
  * @param service the service
  * @param revision the new service revision

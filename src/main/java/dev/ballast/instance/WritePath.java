@@ -8,10 +8,11 @@ import java.util.function.Supplier;
 import dev.ballast.audit.AuditTrail;
 import dev.ballast.web.NotFoundException;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.annotation.Propagation;
-import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.IllegalTransactionStateException;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The one write path. Every change to a service or its instances, from every entrance
@@ -23,7 +24,6 @@ import org.springframework.transaction.annotation.Transactional;
  * writes the {@code instance} or {@code service} tables.
  */
 @Component
-@Transactional(propagation = Propagation.MANDATORY)
 public class WritePath {
 
 	private final ServiceStore services;
@@ -34,6 +34,11 @@ public class WritePath {
 
 	private final ApplicationEventPublisher events;
 
+	private final ObjectProvider<InstanceChanges> changeFollowers;
+
+	/** Resolved at the first write: they depend on beans that depend on this one. */
+	private volatile List<InstanceChanges> followers;
+
 	private final AuditTrail audit;
 
 	private final Clock clock;
@@ -43,7 +48,9 @@ public class WritePath {
 	private final WriteBehind behind;
 
 	WritePath(ServiceStore services, InstanceStore instances, BudgetGuard guard, ApplicationEventPublisher events,
-			AuditTrail audit, Clock clock, GroupCommit groups, WriteBehind behind) {
+			ObjectProvider<InstanceChanges> changeFollowers, AuditTrail audit, Clock clock, GroupCommit groups,
+			WriteBehind behind) {
+		this.changeFollowers = changeFollowers;
 		this.groups = groups;
 		this.behind = behind;
 		this.services = services;
@@ -63,7 +70,6 @@ public class WritePath {
 	 * group is refused, the others run again without it). Inside a transaction it just
 	 * runs in it.
 	 */
-	@Transactional(propagation = Propagation.SUPPORTS)
 	<T> T grouped(ServiceName service, InstanceId id, Supplier<T> write) {
 		return groups.run(service, id, write);
 	}
@@ -83,6 +89,7 @@ public class WritePath {
 	 * Like {@link #lock}, for the registry's own jobs: empty when the service is gone.
 	 */
 	public Optional<LockedService> lockIfPresent(ServiceName service) {
+		requireTransaction();
 		WriteBehind.Rows group = behind.current();
 		if (group != null && group.service(service) != null) {
 			return Optional.of(new LockedService(this, group.service(service)));
@@ -97,6 +104,7 @@ public class WritePath {
 
 	/** Like {@link #lock}, creating the service with default settings if it is new. */
 	LockedService lockOrCreate(ServiceName service) {
+		requireTransaction();
 		WriteBehind.Rows group = behind.current();
 		if (group != null && group.service(service) != null) {
 			return new LockedService(this, group.service(service));
@@ -114,6 +122,7 @@ public class WritePath {
 	 * the service in the same statement, for a write that is about that instance.
 	 */
 	LockedService lockOrCreate(ServiceName service, InstanceId id) {
+		requireTransaction();
 		WriteBehind.Rows group = behind.current();
 		if (group != null && group.service(service) != null && group.instance(service, id) != null) {
 			LockedService lockedService = new LockedService(this, group.service(service));
@@ -158,6 +167,18 @@ public class WritePath {
 	}
 
 	/**
+	 * A lock lasts until the transaction ends, so there must be one to lock in. Checked
+	 * here rather than by a transactional proxy, whose interceptor cost more on every
+	 * write than the check.
+	 */
+	private static void requireTransaction() {
+		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+			throw new IllegalTransactionStateException("a write locks its service in the caller's transaction; "
+					+ "there is none (write through grouped, or in a transaction)");
+		}
+	}
+
+	/**
 	 * Writes what a group's transaction keeps in memory before a statement that must see
 	 * it.
 	 */
@@ -194,8 +215,8 @@ public class WritePath {
 		else {
 			stored = changed.withRevision(instances.upsertAtNextRevision(changed));
 		}
-		events.publishEvent(new InstanceChanged(stored.service(), stored.revision(), stored.id(),
-				InstanceView.of(stored), clock.instant()));
+		changed(new InstanceChanged(stored.service(), stored.revision(), stored.id(), InstanceView.of(stored),
+				clock.instant()));
 		return stored;
 	}
 
@@ -224,7 +245,18 @@ public class WritePath {
 		else {
 			revision = instances.deleteAtNextRevision(instance.service(), instance.id());
 		}
-		events.publishEvent(new InstanceChanged(instance.service(), revision, instance.id(), null, clock.instant()));
+		changed(new InstanceChanged(instance.service(), revision, instance.id(), null, clock.instant()));
+	}
+
+	private void changed(InstanceChanged change) {
+		List<InstanceChanges> told = followers;
+		if (told == null) {
+			told = changeFollowers.orderedStream().toList();
+			followers = told;
+		}
+		for (InstanceChanges follower : told) {
+			follower.changed(change);
+		}
 	}
 
 	/** Stores changed settings under a new revision and announces them. */

@@ -45,12 +45,12 @@ class HeartbeatShortWay implements ShortWay {
 	}
 
 	@Override
-	public boolean answered(HttpServletRequest request, HttpServletResponse response) throws IOException {
+	public HttpServletRequest answer(HttpServletRequest request, HttpServletResponse response) throws IOException {
 		InstanceKey key = plain(request) ? key(request.getRequestURI()) : null;
 		HeartbeatView answer = key == null ? null
 				: heartbeats.beatFromMemory(key, () -> admission.admits(request, key.service()));
 		if (answer == null) {
-			return false;
+			return request;
 		}
 		byte[] body = answer.json();
 		admission.writeHeaders(request, response);
@@ -58,7 +58,7 @@ class HeartbeatShortWay implements ShortWay {
 		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
 		response.setContentLength(body.length);
 		response.getOutputStream().write(body);
-		return true;
+		return null;
 	}
 
 	/**

@@ -3,6 +3,7 @@ package dev.ballast.lease;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +13,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
+import dev.ballast.database.Synchronizations;
 import dev.ballast.instance.Health;
 import dev.ballast.instance.InstanceChanged;
+import dev.ballast.instance.InstanceChanges;
 import dev.ballast.instance.InstanceId;
 import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.ServiceName;
@@ -26,7 +29,8 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.event.TransactionalEventListener;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The heartbeat path. A heartbeat is absorbed in memory and answered from a cache of each
@@ -41,7 +45,7 @@ import org.springframework.transaction.event.TransactionalEventListener;
  * wait on the row locks of its lease extension and expiries.
  */
 @Component
-class Heartbeats {
+class Heartbeats implements InstanceChanges {
 
 	private static final Logger log = LoggerFactory.getLogger(Heartbeats.class);
 
@@ -239,9 +243,41 @@ class Heartbeats {
 		flush();
 	}
 
-	/** Keeps the cache exact for changes made on this node. */
-	@TransactionalEventListener
-	void on(InstanceChanged change) {
+	/**
+	 * Keeps the cache exact for changes made on this node, once they commit (at once
+	 * outside a transaction: committed already).
+	 */
+	@Override
+	public void changed(InstanceChanged change) {
+		if (TransactionSynchronizationManager.isSynchronizationActive()) {
+			Synchronizations.findOrRegister(Committing.class, found -> found.owner == this,
+					() -> new Committing(this)).changes
+				.add(change);
+		}
+		else {
+			cache(change);
+		}
+	}
+
+	/** One transaction's changes, cached if it commits. */
+	private static final class Committing implements TransactionSynchronization {
+
+		private final Heartbeats owner;
+
+		private final List<InstanceChanged> changes = new ArrayList<>();
+
+		Committing(Heartbeats owner) {
+			this.owner = owner;
+		}
+
+		@Override
+		public void afterCommit() {
+			changes.forEach(owner::cache);
+		}
+
+	}
+
+	private void cache(InstanceChanged change) {
 		InstanceKey key = new InstanceKey(change.service().value(), change.id().value());
 		InstanceView instance = change.instance();
 		if (instance == null) {

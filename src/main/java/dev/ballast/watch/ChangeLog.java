@@ -7,6 +7,7 @@ import java.util.List;
 import dev.ballast.database.CommitBatch;
 import dev.ballast.database.Synchronizations;
 import dev.ballast.instance.InstanceChanged;
+import dev.ballast.instance.InstanceChanges;
 import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.ServiceChanged;
 import tools.jackson.databind.ObjectMapper;
@@ -29,7 +30,7 @@ import org.springframework.transaction.support.TransactionSynchronization;
  * missed.
  */
 @Component
-class ChangeLog {
+class ChangeLog implements InstanceChanges {
 
 	/**
 	 * The notification channel: its payload is the service that changed and its revision
@@ -65,8 +66,8 @@ class ChangeLog {
 		this.streams = streams;
 	}
 
-	@EventListener
-	void on(InstanceChanged change) {
+	@Override
+	public void changed(InstanceChanged change) {
 		String service = change.service().value();
 		String id = change.id().value();
 		if (change.removed()) {

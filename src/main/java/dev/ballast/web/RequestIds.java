@@ -55,12 +55,14 @@ public class RequestIds extends OncePerRequestFilter {
 		}
 		request.setAttribute(ATTRIBUTE, id);
 		response.setHeader(HEADER, id);
+		HttpServletRequest fullWay = request;
 		for (ShortWay shortWay : shortWays) {
-			if (shortWay.answered(request, response)) {
+			fullWay = shortWay.answer(fullWay, response);
+			if (fullWay == null) {
 				return;
 			}
 		}
-		chain.doFilter(request, response);
+		chain.doFilter(fullWay, response);
 	}
 
 	/** The id of the request this thread serves, or {@code null} outside a request. */

@@ -15,9 +15,10 @@ import jakarta.servlet.http.HttpServletResponse;
 public interface ShortWay {
 
 	/**
-	 * Answers the request and returns true, or returns false having written nothing, so
-	 * that the request goes the full way.
+	 * Answers the request and returns null, or returns the request the full way is to
+	 * take, having written nothing: {@code request} itself, or, when the short way read
+	 * its body before leaving it, one that reads that body again ({@link ReadBody}).
 	 */
-	boolean answered(HttpServletRequest request, HttpServletResponse response) throws IOException;
+	HttpServletRequest answer(HttpServletRequest request, HttpServletResponse response) throws IOException;
 
 }

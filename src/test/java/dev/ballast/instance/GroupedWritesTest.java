@@ -22,6 +22,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.IllegalTransactionStateException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -140,6 +141,26 @@ class GroupedWritesTest {
 		assertThat(log(service)).containsExactly("1:UPSERT:g1:10", "2:UPSERT:g1:11", "3:UPSERT:g2:20");
 		assertThat(rows(service)).containsExactly("g1:11:2", "g2:20:3");
 		assertThat(revision(service)).isEqualTo(3);
+	}
+
+	/**
+	 * A lock lasts until its transaction ends: without one there is nothing to lock in.
+	 */
+	@Test
+	void theWritePathLocksOnlyInATransaction() {
+		String service = Names.service("behind-none");
+		assertThat(
+				Api.on(port).put("/v1/services/%s/instances/a".formatted(service), Registration.at("h", 80)).status())
+			.isEqualTo(201);
+
+		assertThatThrownBy(() -> path.lock(ServiceName.of(service)))
+			.isInstanceOf(IllegalTransactionStateException.class);
+		assertThatThrownBy(() -> path.lockOrCreate(ServiceName.of(service), InstanceId.of("a")))
+			.isInstanceOf(IllegalTransactionStateException.class);
+		assertThat(path.grouped(ServiceName.of(service), InstanceId.of("a"),
+				() -> path.lockOrCreate(ServiceName.of(service), InstanceId.of("a")).find(InstanceId.of("a"))))
+			.as("the same lock in a group's transaction")
+			.isPresent();
 	}
 
 	@Test

@@ -1,11 +1,16 @@
 package dev.ballast.lease;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import dev.ballast.instance.InstanceChanged;
+import dev.ballast.instance.InstanceId;
+import dev.ballast.instance.ServiceName;
 import dev.ballast.support.Admin;
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
@@ -19,6 +24,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,6 +44,12 @@ class HeartbeatShortWayTest {
 
 	@Autowired
 	HeartbeatShortWay shortWay;
+
+	@Autowired
+	Heartbeats heartbeats;
+
+	@Autowired
+	PlatformTransactionManager transactions;
 
 	Api admin;
 
@@ -78,11 +91,42 @@ class HeartbeatShortWayTest {
 	void answersACachedInstanceOfAnAdmittedCallerItself() throws Exception {
 		MockHttpServletResponse response = new MockHttpServletResponse();
 
-		assertThat(shortWay.answered(heartbeat(path("a") + "/heartbeat"), response)).isTrue();
+		assertThat(shortWay.answer(heartbeat(path("a") + "/heartbeat"), response)).as("answered").isNull();
 
 		assertThat(response.getStatus()).isEqualTo(HttpServletResponse.SC_OK);
 		assertThat(response.getContentAsString()).contains("\"effectiveWeight\":70");
 		assertThat(response.getHeader("X-Content-Type-Options")).isEqualTo("nosniff");
+	}
+
+	/**
+	 * The cache the short way answers from follows this node's changes once they commit,
+	 * and never a change that rolls back.
+	 */
+	@Test
+	void theCacheTakesAChangeOnlyOnceItCommits() throws Exception {
+		InstanceChanged removal = new InstanceChanged(ServiceName.of(service), 2, InstanceId.of("a"), null,
+				Instant.now());
+		TransactionTemplate transaction = new TransactionTemplate(transactions);
+
+		transaction.executeWithoutResult(status -> {
+			heartbeats.changed(removal);
+			status.setRollbackOnly();
+		});
+		assertThat(shortWay.answer(heartbeat(path("a") + "/heartbeat"), new MockHttpServletResponse()))
+			.as("answered from the cache after a removal that rolled back")
+			.isNull();
+
+		boolean answeredBeforeCommit = transaction.execute(status -> {
+			heartbeats.changed(removal);
+			try {
+				return shortWay.answer(heartbeat(path("a") + "/heartbeat"), new MockHttpServletResponse()) == null;
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		});
+		assertThat(answeredBeforeCommit).as("answered from the cache before the removal commits").isTrue();
+		assertPassedOn(heartbeat(path("a") + "/heartbeat"));
 	}
 
 	@Test
@@ -153,9 +197,9 @@ class HeartbeatShortWayTest {
 
 	private void assertPassedOn(MockHttpServletRequest request) throws Exception {
 		MockHttpServletResponse response = new MockHttpServletResponse();
-		assertThat(shortWay.answered(request, response))
-			.as("%s %s?%s answered", request.getMethod(), request.getRequestURI(), request.getQueryString())
-			.isFalse();
+		assertThat(shortWay.answer(request, response))
+			.as("%s %s?%s passed on as it came", request.getMethod(), request.getRequestURI(), request.getQueryString())
+			.isSameAs(request);
 		assertThat(response.getContentLength()).as("nothing answered").isZero();
 	}
 

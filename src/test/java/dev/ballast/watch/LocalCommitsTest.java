@@ -19,7 +19,6 @@ import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -45,7 +44,7 @@ class LocalCommitsTest {
 	ChangeReader reader;
 
 	@Autowired
-	ApplicationEventPublisher events;
+	ChangeLog changeLog;
 
 	@Autowired
 	PlatformTransactionManager transactions;
@@ -95,7 +94,7 @@ class LocalCommitsTest {
 			Event snapshot = stream.nextEvent(SOON);
 			assertThat(snapshot.id()).isEqualTo("1");
 			new TransactionTemplate(transactions).executeWithoutResult(status -> {
-				events.publishEvent(
+				changeLog.changed(
 						new InstanceChanged(ServiceName.of(service), 2, InstanceId.of("a"), stored, Instant.now()));
 				status.setRollbackOnly();
 			});

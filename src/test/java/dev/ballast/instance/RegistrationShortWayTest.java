@@ -9,6 +9,7 @@ import dev.ballast.support.Api;
 import dev.ballast.support.Names;
 import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,6 @@ import tools.jackson.databind.JsonNode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.mock.web.MockFilterChain;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * caller and request, and leaves everything else, refusals included, to the full way.
  */
 @RegistryTest
-class RegistrationFilterTest {
+class RegistrationShortWayTest {
 
 	/**
 	 * Set per answer, so never equal between two answers; and the body's framing, which
@@ -45,7 +45,7 @@ class RegistrationFilterTest {
 	int port;
 
 	@Autowired
-	RegistrationFilter filter;
+	RegistrationShortWay shortWay;
 
 	@Autowired
 	JdbcClient jdbc;
@@ -75,6 +75,7 @@ class RegistrationFilterTest {
 		assertThat(headers(shortCreate)).isEqualTo(headers(fullCreate));
 		assertThat(headers(shortReplace)).isEqualTo(headers(fullReplace));
 		for (Api.Reply reply : new Api.Reply[] { shortCreate, fullCreate, shortReplace, fullReplace }) {
+			assertThat(reply.header("X-Request-Id")).isPresent();
 			assertThat(reply.header("ETag")).contains("\"" + reply.json().get("revision").asLong() + "\"");
 		}
 		assertThat(withoutIds(shortCreate.json())).isEqualTo(withoutIds(fullCreate.json()));
@@ -85,12 +86,11 @@ class RegistrationFilterTest {
 
 	@Test
 	void answersAnAdmittedRegistrationItselfAndAuditsItsCallerAndRequest() throws Exception {
-		MockFilterChain chain = new MockFilterChain();
 		MockHttpServletResponse response = new MockHttpServletResponse();
 
-		filter.doFilter(put(path("a"), Registration.at("10.0.0.1", 80).weight(70).json()), response, chain);
-
-		assertThat(chain.getRequest()).as("the request passed on to the full way").isNull();
+		assertThat(shortWay.answer(put(path("a"), Registration.at("10.0.0.1", 80).weight(70).json()), response))
+			.as("the request passed on to the full way")
+			.isNull();
 		assertThat(response.getStatus()).isEqualTo(HttpServletResponse.SC_CREATED);
 		assertThat(response.getContentAsString()).contains("\"weight\":70");
 		assertThat(response.getHeader("X-Content-Type-Options")).isEqualTo("nosniff");
@@ -154,13 +154,12 @@ class RegistrationFilterTest {
 	}
 
 	private void assertPassedOn(MockHttpServletRequest request) throws Exception {
-		MockFilterChain chain = new MockFilterChain();
 		MockHttpServletResponse response = new MockHttpServletResponse();
-		filter.doFilter(request, response, chain);
-		assertThat(chain.getRequest())
+		HttpServletRequest fullWay = shortWay.answer(request, response);
+		assertThat(fullWay)
 			.as("%s %s?%s passed on", request.getMethod(), request.getRequestURI(), request.getQueryString())
 			.isNotNull();
-		assertThat(chain.getRequest().getInputStream().readAllBytes()).as("with its body")
+		assertThat(fullWay.getInputStream().readAllBytes()).as("with its body")
 			.isEqualTo(request.getContentAsByteArray());
 		assertThat(response.getContentLength()).as("nothing answered").isZero();
 	}

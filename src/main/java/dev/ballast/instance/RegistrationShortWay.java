@@ -6,32 +6,28 @@ import java.util.Optional;
 import dev.ballast.security.RegistrantAdmission;
 import dev.ballast.web.ReadBody;
 import dev.ballast.web.RequestReader;
+import dev.ballast.web.ShortWay;
 import jakarta.servlet.DispatcherType;
-import jakarta.servlet.Filter;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.ObjectMapper;
 
-import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Component;
-import org.springframework.web.filter.ServerHttpObservationFilter;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
  * The registration's short way: a plain {@code PUT /v1/services/{service}/instances/{id}}
  * whose body is a valid registration, from a caller the security chain would admit, is
- * registered and answered here, before the security filter chain and Spring MVC, which
- * cost more CPU than the write itself. It checks what the chain checks
- * ({@link RegistrantAdmission}: token, service scope, write limit), binds the body
- * straight from its bytes to what the controller binds it to
+ * registered and answered here, ahead of every other filter (the security filter chain
+ * among them) and Spring MVC, which cost more CPU than the write itself. It checks what
+ * the chain checks ({@link RegistrantAdmission}: token, service scope, write limit),
+ * binds the body straight from its bytes to what the controller binds it to
  * ({@link RequestReader#readValid}), writes through the same {@link Registrations} and
  * answers what {@link InstanceController} answers, with the same headers.
  * <p>
@@ -39,14 +35,15 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * query, an {@code Idempotency-Key}, a body that is not a valid registration, a caller
  * not admitted, an {@code Accept} or {@code Content-Type} other than JSON, and a write
  * the registry refuses (409, 422, 503): nothing was written, and the full way refuses it
- * again with its own problem answer (without charging the token a second write).
+ * again with its own problem answer (without charging the token a second write). The
+ * filters it runs ahead of have nothing to do for what it takes: its content type is
+ * JSON, its body far below the body limit, its path not Consul's.
  * <p>
- * It runs after the request context (the audit's request id) and the HTTP observation,
- * and before the security chain.
+ * As a {@link ShortWay} it runs once the request has its id, so its answers carry one
+ * like every other, and its audit entry names it.
  */
 @Component
-@Order(-103)
-class RegistrationFilter implements Filter {
+class RegistrationShortWay implements ShortWay {
 
 	private static final String PREFIX = "/v1/services/";
 
@@ -54,8 +51,6 @@ class RegistrationFilter implements Filter {
 
 	/** Registration bodies are a few hundred bytes; longer ones go the full way. */
 	private static final int MAX_BODY = 16 * 1024;
-
-	private static final String PATTERN = "/v1/services/{service}/instances/{id}";
 
 	private final Registrations registrations;
 
@@ -65,7 +60,7 @@ class RegistrationFilter implements Filter {
 
 	private final ObjectMapper json;
 
-	RegistrationFilter(Registrations registrations, RegistrantAdmission admission, RequestReader reader,
+	RegistrationShortWay(Registrations registrations, RegistrantAdmission admission, RequestReader reader,
 			ObjectMapper json) {
 		this.registrations = registrations;
 		this.admission = admission;
@@ -74,24 +69,16 @@ class RegistrationFilter implements Filter {
 	}
 
 	@Override
-	public void doFilter(ServletRequest servletRequest, ServletResponse servletResponse, FilterChain chain)
-			throws IOException, ServletException {
-		HttpServletRequest request = (HttpServletRequest) servletRequest;
+	public HttpServletRequest answer(HttpServletRequest request, HttpServletResponse response) throws IOException {
 		String[] target = plain(request) ? target(request.getRequestURI()) : null;
 		if (target == null) {
-			chain.doFilter(servletRequest, servletResponse);
-			return;
+			return request;
 		}
 		byte[] body = request.getInputStream().readNBytes((int) request.getContentLengthLong());
-		HttpServletRequest replay = ReadBody.replaying(request, body);
-		Registration registration = register(request, target, body);
+		Registration registration = register(request, response, target, body);
 		if (registration == null) {
-			chain.doFilter(replay, servletResponse);
-			return;
+			return ReadBody.replaying(request, body);
 		}
-		HttpServletResponse response = (HttpServletResponse) servletResponse;
-		ServerHttpObservationFilter.findObservationContext(request)
-			.ifPresent(observation -> observation.setPathPattern(PATTERN));
 		byte[] answer = json.writeValueAsBytes(registration.instance());
 		admission.writeHeaders(request, response);
 		response.setStatus(registration.created() ? HttpServletResponse.SC_CREATED : HttpServletResponse.SC_OK);
@@ -102,13 +89,15 @@ class RegistrationFilter implements Filter {
 		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
 		response.setContentLength(answer.length);
 		response.getOutputStream().write(answer);
+		return null;
 	}
 
 	/**
 	 * Registers, or returns null for the full way: a body that is not a valid
 	 * registration, names that are not valid, a caller not admitted, a refused write.
 	 */
-	private Registration register(HttpServletRequest request, String[] target, byte[] body) {
+	private Registration register(HttpServletRequest request, HttpServletResponse response, String[] target,
+			byte[] body) {
 		ServiceName service;
 		InstanceId id;
 		RegistrationRequest parsed;
@@ -127,6 +116,9 @@ class RegistrationFilter implements Filter {
 		SecurityContext context = SecurityContextHolder.createEmptyContext();
 		context.setAuthentication(caller.get());
 		SecurityContextHolder.setContext(context);
+		// What Spring's request context filter, not yet run, sets: the audit's request
+		// id.
+		RequestContextHolder.setRequestAttributes(new ServletRequestAttributes(request, response));
 		try {
 			return registrations.register(service, id, parsed);
 		}
@@ -134,6 +126,7 @@ class RegistrationFilter implements Filter {
 			return null;
 		}
 		finally {
+			RequestContextHolder.resetRequestAttributes();
 			SecurityContextHolder.clearContext();
 		}
 	}
