@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import dev.ballast.web.OutcomeUnknownException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -74,6 +75,9 @@ class GroupCommit implements SmartLifecycle {
 
 	private static final int ABANDONED = 2;
 
+	/** Its work ran in an attempt of its group: its outcome is its group's. */
+	private static final int RAN = 3;
+
 	private final BlockingQueue<Write<?>> queue = new LinkedBlockingQueue<>();
 
 	private final TransactionTemplate transactions;
@@ -109,7 +113,10 @@ class GroupCommit implements SmartLifecycle {
 	 * @param service the service the write locks first
 	 * @param id the instance the write is about, locked with the group's services when it
 	 * begins (null: none)
-	 * @throws QueryTimeoutException when it is not committed within the commit wait
+	 * @throws QueryTimeoutException when it is dropped before it ran, as it was not
+	 * committed within the commit wait
+	 * @throws OutcomeUnknownException when its transaction had not committed within the
+	 * commit wait, and may still commit
 	 */
 	<T> T run(ServiceName service, InstanceId id, Supplier<T> work) {
 		if (TransactionSynchronizationManager.isActualTransactionActive()) {
@@ -180,6 +187,10 @@ class GroupCommit implements SmartLifecycle {
 						behind.begin(pending.stream().map(Write::target).toList());
 					}
 					for (Write<?> write : pending) {
+						if (!write.begin()) {
+							// Its caller gave up before it ran: it writes nothing.
+							continue;
+						}
 						Throwable failure = write.run();
 						if (failure != null) {
 							attempt.failed = write;
@@ -297,6 +308,14 @@ class GroupCommit implements SmartLifecycle {
 		}
 
 		/**
+		 * Whether the write is to run: its caller still waits, or it ran in an earlier
+		 * attempt of its group (whose outcome its caller was told is unknown).
+		 */
+		boolean begin() {
+			return state.compareAndSet(TAKEN, RAN) || state.get() == RAN;
+		}
+
+		/**
 		 * Runs the work on the committer's thread as if on the caller's; the failure, if
 		 * any.
 		 */
@@ -314,6 +333,18 @@ class GroupCommit implements SmartLifecycle {
 				RequestContextHolder.resetRequestAttributes();
 				SecurityContextHolder.clearContext();
 			}
+		}
+
+		/**
+		 * Its caller stops waiting: a write that has not run yet never will; one that ran
+		 * commits or not with its group.
+		 */
+		private RuntimeException giveUp(String why) {
+			if (state.compareAndSet(QUEUED, ABANDONED) || state.compareAndSet(TAKEN, ABANDONED)) {
+				return new QueryTimeoutException(why + "; it was dropped before it ran");
+			}
+			return new OutcomeUnknownException(
+					why + " and may still commit; read the instance to see whether it did, or send the write again");
 		}
 
 		void succeed() {
@@ -338,14 +369,11 @@ class GroupCommit implements SmartLifecycle {
 				throw new IllegalStateException(ex.getCause());
 			}
 			catch (TimeoutException ex) {
-				boolean dropped = state.compareAndSet(QUEUED, ABANDONED);
-				throw new QueryTimeoutException("the write was not committed within %s; %s".formatted(wait,
-						dropped ? "it was dropped before it ran" : "it may still commit"));
+				throw giveUp("the write was not committed within %s".formatted(wait));
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-				state.compareAndSet(QUEUED, ABANDONED);
-				throw new QueryTimeoutException("interrupted while waiting for the write to commit");
+				throw giveUp("interrupted while waiting for the write to commit");
 			}
 		}
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Optional;
 
 import dev.ballast.security.RegistrantAdmission;
+import dev.ballast.web.OutcomeUnknownException;
 import dev.ballast.web.ReadBody;
 import dev.ballast.web.RequestReader;
 import dev.ballast.web.ShortWay;
@@ -35,9 +36,11 @@ import org.springframework.web.context.request.ServletRequestAttributes;
  * query, an {@code Idempotency-Key}, a body that is not a valid registration, a caller
  * not admitted, an {@code Accept} or {@code Content-Type} other than JSON, and a write
  * the registry refuses (409, 422, 503): nothing was written, and the full way refuses it
- * again with its own problem answer (without charging the token a second write). The
- * filters it runs ahead of have nothing to do for what it takes: its content type is
- * JSON, its body far below the body limit, its path not Consul's.
+ * again with its own problem answer (without charging the token a second write). A write
+ * whose outcome is not known (its transaction had not committed within the commit wait)
+ * is answered here, as it may still commit. The filters it runs ahead of have nothing to
+ * do for what it takes: its content type is JSON, its body far below the body limit, its
+ * path not Consul's.
  * <p>
  * As a {@link ShortWay} it runs once the request has its id, so its answers carry one
  * like every other, and its audit entry names it.
@@ -75,7 +78,15 @@ class RegistrationShortWay implements ShortWay {
 			return request;
 		}
 		byte[] body = request.getInputStream().readNBytes((int) request.getContentLengthLong());
-		Registration registration = register(request, response, target, body);
+		Registration registration;
+		try {
+			registration = register(request, response, target, body);
+		}
+		catch (OutcomeUnknownException unknown) {
+			admission.writeHeaders(request, response);
+			unknown.send(request, response);
+			return null;
+		}
 		if (registration == null) {
 			return ReadBody.replaying(request, body);
 		}
@@ -121,6 +132,10 @@ class RegistrationShortWay implements ShortWay {
 		RequestContextHolder.setRequestAttributes(new ServletRequestAttributes(request, response));
 		try {
 			return registrations.register(service, id, parsed);
+		}
+		catch (OutcomeUnknownException unknown) {
+			// Its write may still commit: answered here, not sent again.
+			throw unknown;
 		}
 		catch (RuntimeException refused) {
 			return null;

@@ -111,6 +111,17 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 				5);
 	}
 
+	/**
+	 * The write's transaction had not committed when the request stopped waiting: unlike
+	 * an outage, something may have been written, so the answer says so.
+	 */
+	@ExceptionHandler
+	ResponseEntity<Object> outcomeUnknown(OutcomeUnknownException ex) {
+		log.warn("A write's outcome is unknown to its request: {}", ex.getMessage());
+		return withRetryAfter(problem(HttpStatus.SERVICE_UNAVAILABLE, OutcomeUnknownException.TYPE,
+				OutcomeUnknownException.TITLE, ex.getMessage(), null), 1);
+	}
+
 	@ExceptionHandler
 	ResponseEntity<Object> guardBreach(GuardBreachException ex) {
 		ResponseEntity<Object> problem = problem(HttpStatus.CONFLICT, GUARD, "A guard would break", ex.getMessage(),
@@ -185,8 +196,13 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 	private static ResponseEntity<Object> withRetryAfter(ResponseEntity<Object> problem, int base) {
 		return ResponseEntity.status(problem.getStatusCode())
 			.headers(problem.getHeaders())
-			.header(HttpHeaders.RETRY_AFTER, Integer.toString(base + ThreadLocalRandom.current().nextInt(2 * base + 1)))
+			.header(HttpHeaders.RETRY_AFTER, Integer.toString(retryAfterSeconds(base)))
 			.body(problem.getBody());
+	}
+
+	/** Seconds from {@code base} to three times it, drawn anew for every answer. */
+	static int retryAfterSeconds(int base) {
+		return base + ThreadLocalRandom.current().nextInt(2 * base + 1);
 	}
 
 	/**
