@@ -1,5 +1,8 @@
 package dev.ballast.database;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -8,9 +11,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 /**
  * The one synchronization of a kind that a component keeps per transaction (the rows it
- * appends, the changes it hands over at commit): found among the current transaction's
- * synchronizations, or registered with it on first use, so that it is suspended, resumed
- * and ended with that transaction.
+ * appends, the changes it hands over at commit, {@link #afterCommit}): found among the
+ * current transaction's synchronizations, or registered with it on first use, so that it
+ * is suspended, resumed and ended with that transaction.
  */
 public final class Synchronizations {
 
@@ -46,6 +49,37 @@ public final class Synchronizations {
 			TransactionSynchronizationManager.registerSynchronization(found);
 		}
 		return found;
+	}
+
+	/**
+	 * Adds {@code item} to what the current transaction hands {@code onCommit} once it
+	 * commits, in the order added; nothing is handed over if it rolls back. One
+	 * synchronization per transaction and {@code onCommit} (the same instance every
+	 * call).
+	 * @throws IllegalStateException when synchronization is not active
+	 */
+	public static <T> void afterCommit(Consumer<List<T>> onCommit, T item) {
+		@SuppressWarnings("unchecked")
+		Collected<T> collected = findOrRegister(Collected.class, found -> found.onCommit == onCommit,
+				() -> new Collected<>(onCommit));
+		collected.items.add(item);
+	}
+
+	private static final class Collected<T> implements TransactionSynchronization {
+
+		private final Consumer<List<T>> onCommit;
+
+		private final List<T> items = new ArrayList<>();
+
+		Collected(Consumer<List<T>> onCommit) {
+			this.onCommit = onCommit;
+		}
+
+		@Override
+		public void afterCommit() {
+			onCommit.accept(List.copyOf(items));
+		}
+
 	}
 
 }

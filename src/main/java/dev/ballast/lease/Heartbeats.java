@@ -3,7 +3,6 @@ package dev.ballast.lease;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 import dev.ballast.database.Synchronizations;
 import dev.ballast.instance.Health;
@@ -29,8 +29,6 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The heartbeat path. A heartbeat is absorbed in memory and answered from a cache of each
@@ -80,6 +78,9 @@ class Heartbeats implements InstanceChanges {
 	private final Counter flushFailures;
 
 	private final Counter beats;
+
+	/** A committed transaction's changes, into the cache. */
+	private final Consumer<List<InstanceChanged>> cacheAll = changes -> changes.forEach(this::cache);
 
 	Heartbeats(LeaseStore store, LeaseRevival revival, Clock clock, MeterRegistry meters) {
 		this.store = store;
@@ -243,38 +244,10 @@ class Heartbeats implements InstanceChanges {
 		flush();
 	}
 
-	/**
-	 * Keeps the cache exact for changes made on this node, once they commit (at once
-	 * outside a transaction: committed already).
-	 */
+	/** Keeps the cache exact for changes made on this node, once they commit. */
 	@Override
 	public void changed(InstanceChanged change) {
-		if (TransactionSynchronizationManager.isSynchronizationActive()) {
-			Synchronizations.findOrRegister(Committing.class, found -> found.owner == this,
-					() -> new Committing(this)).changes
-				.add(change);
-		}
-		else {
-			cache(change);
-		}
-	}
-
-	/** One transaction's changes, cached if it commits. */
-	private static final class Committing implements TransactionSynchronization {
-
-		private final Heartbeats owner;
-
-		private final List<InstanceChanged> changes = new ArrayList<>();
-
-		Committing(Heartbeats owner) {
-			this.owner = owner;
-		}
-
-		@Override
-		public void afterCommit() {
-			changes.forEach(owner::cache);
-		}
-
+		Synchronizations.afterCommit(cacheAll, change);
 	}
 
 	private void cache(InstanceChanged change) {

@@ -1,8 +1,8 @@
 package dev.ballast.watch;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 import dev.ballast.database.CommitBatch;
 import dev.ballast.database.Synchronizations;
@@ -14,7 +14,6 @@ import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionSynchronization;
 
 /**
  * Appends one row per revision to {@code change_log}. It listens synchronously, inside
@@ -58,12 +57,16 @@ class ChangeLog implements InstanceChanges {
 
 	private final ObjectMapper json;
 
-	private final Streams streams;
+	/**
+	 * A transaction's changes, in the order they were logged (revision order within each
+	 * service), handed to this node's streams if it commits.
+	 */
+	private final Consumer<List<Change>> handOver;
 
 	ChangeLog(CommitBatch batch, ObjectMapper json, Streams streams) {
 		this.batch = batch;
 		this.json = json;
-		this.streams = streams;
+		this.handOver = streams::committed;
 	}
 
 	@Override
@@ -94,39 +97,11 @@ class ChangeLog implements InstanceChanges {
 		// it commits: nothing reads it before then.
 		batch.append(ROWS, change.service(), change.revision(), change.kind().name(), change.instanceId(), payload,
 				at.toString());
-		committing().changes.add(change);
-	}
-
-	/** The current transaction's changes, handed over if it commits. */
-	private Committing committing() {
-		return Synchronizations.findOrRegister(Committing.class, found -> found.streams == streams,
-				() -> new Committing(streams));
+		Synchronizations.afterCommit(handOver, change);
 	}
 
 	/** The payload of a {@code remove} event. */
 	record Removal(String service, String id, long revision) {
-	}
-
-	/**
-	 * One transaction's changes, in the order they were logged (revision order within
-	 * each service); suspended and resumed with the transaction, dropped if it rolls
-	 * back.
-	 */
-	private static final class Committing implements TransactionSynchronization {
-
-		private final Streams streams;
-
-		private final List<Change> changes = new ArrayList<>();
-
-		Committing(Streams streams) {
-			this.streams = streams;
-		}
-
-		@Override
-		public void afterCommit() {
-			streams.committed(List.copyOf(changes));
-		}
-
 	}
 
 }

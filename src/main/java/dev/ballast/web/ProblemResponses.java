@@ -180,7 +180,7 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 				NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
 		String detail = switch (timeout) {
 			case LOCK ->
-				"this request waited longer than the database's lock_timeout for a lock that another " + "write holds";
+				"this request waited longer than the database's lock_timeout for a lock that another write holds";
 			case STATEMENT -> "a statement of this request ran past the database's statement_timeout";
 		};
 		return withRetryAfter(
