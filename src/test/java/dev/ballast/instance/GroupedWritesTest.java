@@ -1,5 +1,6 @@
 package dev.ballast.instance;
 
+import java.sql.Connection;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +9,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
@@ -51,6 +54,9 @@ class GroupedWritesTest {
 
 	@Autowired
 	WritePath path;
+
+	@Autowired
+	DataSource dataSource;
 
 	@Test
 	void aMixedGroupStoresWhatTheSameWritesOneAtATimeWould() throws Exception {
@@ -161,6 +167,45 @@ class GroupedWritesTest {
 				() -> path.lockOrCreate(ServiceName.of(service), InstanceId.of("a")).find(InstanceId.of("a"))))
 			.as("the same lock in a group's transaction")
 			.isPresent();
+	}
+
+	/**
+	 * PostgreSQL plans a group's statements once per connection, and only in the group's
+	 * transaction: the connection goes back to the pool planning as before.
+	 */
+	@Test
+	void aGroupPlansItsStatementsOnceAndOnlyInItsTransaction() throws Exception {
+		String service = Names.service("behind-plans");
+		String[] inGroup = path.grouped(ServiceName.of(service), InstanceId.of("a"),
+				() -> jdbc.sql("SELECT pg_backend_pid() || ' ' || current_setting('plan_cache_mode')")
+					.query(String.class)
+					.single()
+					.split(" "));
+		assertThat(inGroup[1]).isEqualTo("force_generic_plan");
+
+		List<Connection> borrowed = new ArrayList<>();
+		try {
+			String after = null;
+			// The pool's connections, until the group's comes back (20 at most).
+			while (after == null && borrowed.size() < 20) {
+				Connection connection = dataSource.getConnection();
+				borrowed.add(connection);
+				try (var statement = connection.createStatement();
+						var rs = statement
+							.executeQuery("SELECT pg_backend_pid(), current_setting('plan_cache_mode')")) {
+					rs.next();
+					if (rs.getString(1).equals(inGroup[0])) {
+						after = rs.getString(2);
+					}
+				}
+			}
+			assertThat(after).as("the group's connection, back in the pool").isEqualTo("auto");
+		}
+		finally {
+			for (Connection connection : borrowed) {
+				connection.close();
+			}
+		}
 	}
 
 	@Test
