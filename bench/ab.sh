@@ -10,6 +10,9 @@
 #
 #   bench/ab.sh OLD.jar NEW.jar [ROUNDS]      # ROUNDS defaults to 6, ~45 s each
 #
+# BENCH_A_OPTIONS / BENCH_B_OPTIONS add options to one node's command line (split on
+# spaces), to compare two settings of one jar: e.g. BENCH_A_OPTIONS=--ballast.writes.company-wait=0.
+#
 # With BENCH_LOAD=heartbeats, heartbeats instead (issue 13, item 2), without etcd: each node
 # gets BENCH_INSTANCES (20000) instances in 100 services, one unmeasured 15 s warm-up, then
 # in each round 15 s of heartbeats per node (wrk, 32 connections, bench/heartbeat.lua), with
@@ -51,8 +54,10 @@ for node in A B; do
 	jar="$old"; [[ "$node" == B ]] && jar="$new"
 	p="$(port)"
 	url[$node]="http://127.0.0.1:$p"
+	extra="BENCH_${node}_OPTIONS"
+	# shellcheck disable=SC2086 # options split on spaces, as written
 	java -Xmx1g -jar "$jar" --server.port="$p" --server.address=127.0.0.1 --ballast.data-dir="$work/$node" \
-		"${node_options[@]}" >"$work/$node.log" 2>&1 &
+		"${node_options[@]}" ${!extra:-} >"$work/$node.log" 2>&1 &
 	pids+=($!)
 	jvm[$node]=$!
 done

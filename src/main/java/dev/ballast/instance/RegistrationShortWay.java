@@ -63,9 +63,12 @@ class RegistrationShortWay implements ShortWay {
 
 	private final ObjectMapper json;
 
+	private final GroupCommit groups;
+
 	RegistrationShortWay(Registrations registrations, RegistrantAdmission admission, RequestReader reader,
-			ObjectMapper json) {
+			ObjectMapper json, GroupCommit groups) {
 		this.registrations = registrations;
+		this.groups = groups;
 		this.admission = admission;
 		this.reader = reader;
 		this.json = json;
@@ -77,9 +80,10 @@ class RegistrationShortWay implements ShortWay {
 		if (target == null) {
 			return request;
 		}
-		byte[] body = request.getInputStream().readNBytes((int) request.getContentLengthLong());
 		Registration registration;
-		try {
+		byte[] body;
+		try (GroupCommit.Arrival arrival = groups.expect()) {
+			body = request.getInputStream().readNBytes((int) request.getContentLengthLong());
 			registration = register(request, response, target, body);
 		}
 		catch (OutcomeUnknownException unknown) {
