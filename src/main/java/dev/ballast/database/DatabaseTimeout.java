@@ -1,6 +1,5 @@
 package dev.ballast.database;
 
-import java.sql.SQLException;
 import java.util.Optional;
 
 /**
@@ -24,9 +23,6 @@ public enum DatabaseTimeout {
 	 */
 	STATEMENT("57014");
 
-	/** Causes followed at most, so that a cycle of causes cannot loop. */
-	private static final int DEPTH = 32;
-
 	private final String sqlState;
 
 	DatabaseTimeout(String sqlState) {
@@ -38,18 +34,7 @@ public enum DatabaseTimeout {
 	 * gives a failed batch the SQLSTATE of the statement that failed in it).
 	 */
 	public static Optional<DatabaseTimeout> causing(Throwable failure) {
-		Throwable cause = failure;
-		for (int depth = 0; cause != null && depth < DEPTH; depth++) {
-			if (cause instanceof SQLException sql) {
-				for (DatabaseTimeout timeout : values()) {
-					if (timeout.sqlState.equals(sql.getSQLState())) {
-						return Optional.of(timeout);
-					}
-				}
-			}
-			cause = cause.getCause();
-		}
-		return Optional.empty();
+		return SqlStates.causing(failure, values(), timeout -> timeout.sqlState);
 	}
 
 }

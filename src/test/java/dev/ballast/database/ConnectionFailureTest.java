@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.UncategorizedSQLException;
@@ -79,6 +80,31 @@ class ConnectionFailureTest {
 		assertThat(DatabaseTimeout.causing(new QueryTimeoutException("the write was not committed within 10s")))
 			.as("a wait of the registry's own, with no SQLSTATE")
 			.isEmpty();
+	}
+
+	/**
+	 * A transaction PostgreSQL rolled back to end a collision (the group commit runs it
+	 * again): neither a timeout nor an outage.
+	 */
+	@Test
+	void onlyDeadlocksAndSerializationFailuresAreTransactionConflicts() {
+		SQLException deadlock = new SQLException("deadlock detected", "40P01");
+		assertThat(TransactionConflict.causing(new PessimisticLockingFailureException("update", deadlock)))
+			.contains(TransactionConflict.DEADLOCK);
+		assertThat(TransactionConflict.causing(new TransactionSystemException("commit",
+				new UncategorizedSQLException("batch", "INSERT", new SQLException("could not serialize", "40001")))))
+			.contains(TransactionConflict.SERIALIZATION);
+		for (String state : new String[] { "55P03", "57014", "08006", "40002", "40003", "23505", null }) {
+			assertThat(TransactionConflict
+				.causing(new UncategorizedSQLException("write", "UPDATE", new SQLException("no", state)))).as(state)
+				.isEmpty();
+		}
+		assertThat(DatabaseTimeout.causing(new PessimisticLockingFailureException("update", deadlock)))
+			.as("a deadlock is no timeout")
+			.isEmpty();
+		assertThat(ConnectionFailure.isCauseOf(new PessimisticLockingFailureException("update", deadlock)))
+			.as("nor an outage")
+			.isFalse();
 	}
 
 }

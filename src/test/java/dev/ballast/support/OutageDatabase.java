@@ -52,8 +52,10 @@ public final class OutageDatabase implements AutoCloseable {
 	}
 
 	private static int portBelowEphemeralRange() throws IOException {
-		int ephemeral = Integer
-			.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).strip().split("\\s+")[0]);
+		// Read by lines: Files.readString may see only part of a /proc file (its size is
+		// 0).
+		String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).getFirst();
+		int ephemeral = Integer.parseInt(range.strip().split("\\s+")[0]);
 		return ThreadLocalRandom.current().nextInt(10_000, ephemeral);
 	}
 
