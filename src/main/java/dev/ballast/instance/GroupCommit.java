@@ -14,7 +14,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
-import dev.ballast.database.TransactionConflict;
+import dev.ballast.database.RolledBack;
 import dev.ballast.web.OutcomeUnknownException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -56,7 +56,7 @@ import org.springframework.web.context.request.RequestContextHolder;
  * goes through {@link #afterCommit}.
  * <p>
  * When PostgreSQL rolls the group's transaction back to end a collision with another
- * transaction (a deadlock or a serialization failure, {@link TransactionConflict}), no
+ * transaction (a deadlock or a serialization failure, {@link RolledBack#collision}), no
  * write of the group is at fault: nothing was stored, and the whole group runs again, up
  * to {@value #CONFLICT_ATTEMPTS} attempts in all, so that its callers never see a
  * collision that running again resolves.
@@ -255,7 +255,7 @@ class GroupCommit implements SmartLifecycle {
 	 * attempt.
 	 */
 	private static boolean runsAgain(Throwable failure, int conflicts, List<Write<?>> pending) {
-		Optional<TransactionConflict> conflict = TransactionConflict.causing(failure);
+		Optional<RolledBack> conflict = RolledBack.causing(failure).filter(RolledBack::collision);
 		if (conflict.isEmpty() || conflicts + 1 >= CONFLICT_ATTEMPTS) {
 			return false;
 		}

@@ -4,8 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.Optional;
 
-import dev.ballast.database.DatabaseTimeout;
-import dev.ballast.database.TransactionConflict;
+import dev.ballast.database.RolledBack;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
@@ -16,19 +15,23 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 
 /**
- * The answer to a request that the database, up and answering, refused: one of its
- * statements ran into the session's own limits ({@link DatabaseTimeout}), or PostgreSQL
- * rolled its transaction back to end a collision with another
- * ({@link TransactionConflict}). Its transaction was rolled back, so nothing was written,
- * and a retry a moment later is likely to pass: a 503 with a jittered Retry-After and a
- * problem type of its own, never "database unavailable". {@code ProblemResponses} answers
- * it inside Spring MVC, a {@link ShortWay} with {@link #send}, in the same words.
+ * The answer to a request that the database, up and answering, refused
+ * ({@link RolledBack}): one of its statements ran into the session's own limits, or
+ * PostgreSQL ended its transaction to end a collision with another. Its transaction was
+ * rolled back, so nothing was written, and a retry a moment later is likely to pass: a
+ * 503 with a jittered Retry-After and a problem type of its own, never "database
+ * unavailable". {@code ProblemResponses} answers it inside Spring MVC, a {@link ShortWay}
+ * with {@link #send}, in the same words.
  */
 public final class DatabaseRefusal {
 
 	static final URI TIMED_OUT = URI.create("https://ballast.dev/problems/database-timeout");
 
 	static final URI CONFLICT = URI.create("https://ballast.dev/problems/database-conflict");
+
+	private static final String TIMED_OUT_TITLE = "A database wait timed out";
+
+	private static final String CONFLICT_TITLE = "A concurrent transaction got in the way";
 
 	private static final Logger log = LoggerFactory.getLogger(DatabaseRefusal.class);
 
@@ -54,23 +57,21 @@ public final class DatabaseRefusal {
 	 * anything else (an outage, a refusal of the registry's own).
 	 */
 	public static Optional<DatabaseRefusal> of(Throwable failure) {
-		Optional<DatabaseRefusal> timedOut = DatabaseTimeout.causing(failure)
-			.map(timeout -> new DatabaseRefusal(TIMED_OUT, "A database wait timed out", switch (timeout) {
-				case LOCK ->
-					"this request waited longer than the database's lock_timeout for a lock that another write holds";
-				case STATEMENT -> "a statement of this request ran past the database's statement_timeout";
-			}, failure));
-		if (timedOut.isPresent()) {
-			return timedOut;
-		}
-		return TransactionConflict.causing(failure)
-			.map(conflict -> new DatabaseRefusal(CONFLICT, "A concurrent transaction got in the way",
-					switch (conflict) {
-						case DEADLOCK -> "this request's transaction and another each waited for a lock the other "
-								+ "held (a deadlock), and the database rolled this one back";
-						case SERIALIZATION -> "this request's transaction could not be ordered with a concurrent one "
-								+ "(a serialization failure), and the database rolled it back";
-					}, failure));
+		return RolledBack.causing(failure).map(reason -> switch (reason) {
+			case LOCK_TIMEOUT -> new DatabaseRefusal(TIMED_OUT, TIMED_OUT_TITLE,
+					"this request waited longer than the database's lock_timeout for a lock that another write holds",
+					failure);
+			case STATEMENT_TIMEOUT -> new DatabaseRefusal(TIMED_OUT, TIMED_OUT_TITLE,
+					"a statement of this request ran past the database's statement_timeout", failure);
+			case DEADLOCK -> new DatabaseRefusal(CONFLICT, CONFLICT_TITLE,
+					"this request's transaction and another each waited for a lock the other held (a deadlock), "
+							+ "and the database rolled this one back",
+					failure);
+			case SERIALIZATION_FAILURE -> new DatabaseRefusal(CONFLICT, CONFLICT_TITLE,
+					"this request's transaction could not be ordered with a concurrent one (a serialization "
+							+ "failure), and the database rolled it back",
+					failure);
+		});
 	}
 
 	/** The problem detail for a request to {@code path}; logs the refusal. */
