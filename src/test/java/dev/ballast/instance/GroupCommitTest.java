@@ -1,5 +1,6 @@
 package dev.ballast.instance;
 
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
@@ -17,10 +19,13 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.dao.CannotAcquireLockException;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -143,6 +148,32 @@ class GroupCommitTest {
 			.pollInterval(Duration.ofMillis(200))
 			.untilAsserted(
 					() -> assertThat(deadlocks()).as("deadlocks PostgreSQL found").isGreaterThan(deadlocksBefore));
+	}
+
+	/**
+	 * Running again is bounded: a write that deadlocks at every attempt is refused with
+	 * the deadlock after {@link GroupCommit#CONFLICT_ATTEMPTS} runs, and a write refused
+	 * for anything else runs once.
+	 */
+	@Test
+	void aWriteThatKeepsDeadlockingRunsThreeTimesAndAnyOtherFailureOnce() {
+		AtomicInteger deadlocking = new AtomicInteger();
+		assertThatExceptionOfType(PessimisticLockingFailureException.class)
+			.isThrownBy(() -> groups.run(ServiceName.of(Names.service("deadlocking")), null, () -> {
+				deadlocking.incrementAndGet();
+				throw new PessimisticLockingFailureException("UPDATE service",
+						new SQLException("deadlock detected", "40P01"));
+			}));
+		assertThat(deadlocking).hasValue(3);
+
+		AtomicInteger refused = new AtomicInteger();
+		assertThatExceptionOfType(CannotAcquireLockException.class)
+			.isThrownBy(() -> groups.run(ServiceName.of(Names.service("locked")), null, () -> {
+				refused.incrementAndGet();
+				throw new CannotAcquireLockException("SELECT",
+						new SQLException("canceling statement due to lock timeout", "55P03"));
+			}));
+		assertThat(refused).hasValue(1);
 	}
 
 	@Test
