@@ -17,17 +17,17 @@ import org.springframework.http.HttpStatus;
 /**
  * The answer to a request that the database, up and answering, refused
  * ({@link RolledBack}): one of its statements ran into the session's own limits, or
- * PostgreSQL ended its transaction to end a collision with another. Its transaction was
- * rolled back, so nothing was written, and a retry a moment later is likely to pass: a
- * 503 with a jittered Retry-After and a problem type of its own, never "database
+ * PostgreSQL picked its transaction to break a collision with another. Its transaction
+ * was rolled back, so nothing was written, and a retry a moment later is likely to pass:
+ * a 503 with a jittered Retry-After and a problem type of its own, never "database
  * unavailable". {@code ProblemResponses} answers it inside Spring MVC, a {@link ShortWay}
  * with {@link #send}, in the same words.
  */
 public final class DatabaseRefusal {
 
-	static final URI TIMED_OUT = URI.create("https://ballast.dev/problems/database-timeout");
+	private static final URI TIMED_OUT = URI.create("https://ballast.dev/problems/database-timeout");
 
-	static final URI CONFLICT = URI.create("https://ballast.dev/problems/database-conflict");
+	private static final URI CONFLICT = URI.create("https://ballast.dev/problems/database-conflict");
 
 	private static final String TIMED_OUT_TITLE = "A database wait timed out";
 
