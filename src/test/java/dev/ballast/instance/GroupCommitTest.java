@@ -25,7 +25,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -157,23 +157,22 @@ class GroupCommitTest {
 	 */
 	@Test
 	void aWriteThatKeepsDeadlockingRunsThreeTimesAndAnyOtherFailureOnce() {
-		AtomicInteger deadlocking = new AtomicInteger();
-		assertThatExceptionOfType(PessimisticLockingFailureException.class)
-			.isThrownBy(() -> groups.run(ServiceName.of(Names.service("deadlocking")), null, () -> {
-				deadlocking.incrementAndGet();
-				throw new PessimisticLockingFailureException("UPDATE service",
-						new SQLException("deadlock detected", "40P01"));
-			}));
-		assertThat(deadlocking).hasValue(3);
+		assertThat(runsOfAWriteThatKeepsFailing(new PessimisticLockingFailureException("UPDATE service",
+				new SQLException("deadlock detected", "40P01"))))
+			.isEqualTo(3);
+		assertThat(runsOfAWriteThatKeepsFailing(new CannotAcquireLockException("SELECT",
+				new SQLException("canceling statement due to lock timeout", "55P03"))))
+			.isEqualTo(1);
+	}
 
-		AtomicInteger refused = new AtomicInteger();
-		assertThatExceptionOfType(CannotAcquireLockException.class)
-			.isThrownBy(() -> groups.run(ServiceName.of(Names.service("locked")), null, () -> {
-				refused.incrementAndGet();
-				throw new CannotAcquireLockException("SELECT",
-						new SQLException("canceling statement due to lock timeout", "55P03"));
-			}));
-		assertThat(refused).hasValue(1);
+	/** How often a write that fails with {@code failure} ran before its caller got it. */
+	private int runsOfAWriteThatKeepsFailing(RuntimeException failure) {
+		AtomicInteger runs = new AtomicInteger();
+		assertThatThrownBy(() -> groups.run(ServiceName.of(Names.service("failing")), null, () -> {
+			runs.incrementAndGet();
+			throw failure;
+		})).isSameAs(failure);
+		return runs.get();
 	}
 
 	@Test
