@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import dev.ballast.database.RolledBack;
 import dev.ballast.web.OutcomeUnknownException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -53,6 +55,12 @@ import org.springframework.web.context.request.RequestContextHolder;
  * attempt. Work a write does outside the transaction (a counter, a log line) therefore
  * goes through {@link #afterCommit}.
  * <p>
+ * When PostgreSQL rolls the group's transaction back to end a collision with another
+ * transaction (a deadlock or a serialization failure, {@link RolledBack#collision}), no
+ * write of the group is at fault: nothing was stored, and the whole group runs again, up
+ * to {@value #CONFLICT_ATTEMPTS} attempts in all, so that its callers never see a
+ * collision that running again resolves.
+ * <p>
  * A group's transaction keeps the rows it locks and changes in memory
  * ({@link WriteBehind}): it locks the services of its writes and the instances they name
  * in one statement as it begins, and writes the changed rows, each service's revision
@@ -85,6 +93,13 @@ class GroupCommit implements SmartLifecycle {
 
 	/** How often the committer, waiting for company, looks whether it still comes. */
 	private static final long COMPANY_SLICE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+
+	/**
+	 * Attempts at a group that PostgreSQL keeps rolling back for a collision: each costs
+	 * the database's deadlock_timeout (1 s by default) before the deadlock is found, and
+	 * all must fit well within the commit wait.
+	 */
+	static final int CONFLICT_ATTEMPTS = 3;
 
 	private final BlockingQueue<Write<?>> queue = new LinkedBlockingQueue<>();
 
@@ -230,6 +245,7 @@ class GroupCommit implements SmartLifecycle {
 		List<Write<?>> pending = new ArrayList<>(taken);
 		pending.sort(Comparator.comparing(write -> write.target().service().value()));
 		boolean writeBehind = true;
+		int conflicts = 0;
 		while (!pending.isEmpty()) {
 			Attempt attempt = new Attempt();
 			boolean keepRows = writeBehind;
@@ -265,6 +281,10 @@ class GroupCommit implements SmartLifecycle {
 			}
 			catch (RuntimeException ex) {
 				// Beginning or committing failed: nothing of the group is stored.
+				if (attempt.failed == null && runsAgain(ex, conflicts, pending)) {
+					conflicts++;
+					continue;
+				}
 				pending.forEach(write -> write.fail(attempt.failed == write ? attempt.failure : ex));
 				return;
 			}
@@ -272,9 +292,28 @@ class GroupCommit implements SmartLifecycle {
 				pending.forEach(Write::succeed);
 				return;
 			}
+			if (runsAgain(attempt.failure, conflicts, pending)) {
+				conflicts++;
+				continue;
+			}
 			attempt.failed.fail(attempt.failure);
 			pending.remove(attempt.failed);
 		}
+	}
+
+	/**
+	 * Whether a group whose attempt failed with {@code failure} runs again whole: when
+	 * PostgreSQL ended it for a collision and {@code conflicts} earlier ones leave an
+	 * attempt.
+	 */
+	private static boolean runsAgain(Throwable failure, int conflicts, List<Write<?>> pending) {
+		Optional<RolledBack> conflict = RolledBack.causing(failure).filter(RolledBack::collision);
+		if (conflict.isEmpty() || conflicts + 1 >= CONFLICT_ATTEMPTS) {
+			return false;
+		}
+		log.info("A group of {} writes was rolled back for a {}; running it again (attempt {} of {})", pending.size(),
+				conflict.get(), conflicts + 2, CONFLICT_ATTEMPTS);
+		return true;
 	}
 
 	@Override

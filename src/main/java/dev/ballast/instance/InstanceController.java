@@ -86,8 +86,8 @@ class InstanceController {
 			@Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
 					schema = @Schema(type = "boolean")) })
 	@ApiResponse(responseCode = "503",
-			description = "The node serves its maximum of watchers, or the database is unavailable; "
-					+ "retry after Retry-After",
+			description = "The node serves its maximum of watchers (problem type overloaded). "
+					+ dev.ballast.web.Problem.DATABASE_503 + " Retry after Retry-After.",
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
 	DeferredResult<ResponseEntity<InstanceList>> list(@PathVariable String service,
@@ -119,8 +119,8 @@ class InstanceController {
 					@Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
 							schema = @Schema(type = "boolean")) })
 	@ApiResponse(responseCode = "503",
-			description = "The node serves its maximum of watchers, or the database is unavailable; "
-					+ "retry after Retry-After",
+			description = "The node serves its maximum of watchers (problem type overloaded). "
+					+ dev.ballast.web.Problem.DATABASE_503 + " Retry after Retry-After.",
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
 	DeferredResult<ResponseEntity<InstanceView>> get(@PathVariable String service, @PathVariable String id,

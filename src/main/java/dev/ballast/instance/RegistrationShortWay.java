@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Optional;
 
 import dev.ballast.security.RegistrantAdmission;
+import dev.ballast.web.DatabaseRefusal;
 import dev.ballast.web.OutcomeUnknownException;
 import dev.ballast.web.ReadBody;
 import dev.ballast.web.RequestReader;
@@ -35,12 +36,14 @@ import org.springframework.web.context.request.ServletRequestAttributes;
  * Everything else goes the full way with the body it sent: another method or path, a
  * query, an {@code Idempotency-Key}, a body that is not a valid registration, a caller
  * not admitted, an {@code Accept} or {@code Content-Type} other than JSON, and a write
- * the registry refuses (409, 422, 503): nothing was written, and the full way refuses it
- * again with its own problem answer (without charging the token a second write). A write
- * whose outcome is not known (its transaction had not committed within the commit wait)
- * is answered here, as it may still commit. The filters it runs ahead of have nothing to
- * do for what it takes: its content type is JSON, its body far below the body limit, its
- * path not Consul's.
+ * the registry refuses (404, 409, 422, an outage): nothing was written, and the full way
+ * refuses it again with its own problem answer (without charging the token a second
+ * write). A write whose outcome is not known (its transaction had not committed within
+ * the commit wait) is answered here, as it may still commit, and so is one the database
+ * refused while up ({@link DatabaseRefusal}: a lock or statement timeout, a collision),
+ * which the full way would wait for as long again. The filters it runs ahead of have
+ * nothing to do for what it takes: its content type is JSON, its body far below the body
+ * limit, its path not Consul's.
  * <p>
  * As a {@link ShortWay} it runs once the request has its id, so its answers carry one
  * like every other, and its audit entry names it.
@@ -91,6 +94,12 @@ class RegistrationShortWay implements ShortWay {
 			unknown.send(request, response);
 			return null;
 		}
+		catch (RuntimeException failed) {
+			DatabaseRefusal refusal = DatabaseRefusal.of(failed).orElseThrow(() -> failed);
+			admission.writeHeaders(request, response);
+			refusal.send(request, response);
+			return null;
+		}
 		if (registration == null) {
 			return ReadBody.replaying(request, body);
 		}
@@ -110,6 +119,9 @@ class RegistrationShortWay implements ShortWay {
 	/**
 	 * Registers, or returns null for the full way: a body that is not a valid
 	 * registration, names that are not valid, a caller not admitted, a refused write.
+	 * @throws OutcomeUnknownException when its write may still commit
+	 * @throws RuntimeException when the database refused its write while up
+	 * ({@link DatabaseRefusal})
 	 */
 	private Registration register(HttpServletRequest request, HttpServletResponse response, String[] target,
 			byte[] body) {
@@ -142,6 +154,11 @@ class RegistrationShortWay implements ShortWay {
 			throw unknown;
 		}
 		catch (RuntimeException refused) {
+			if (DatabaseRefusal.of(refused).isPresent()) {
+				// A lock or statement timeout, or a collision the group could not get
+				// past: the full way would wait as long again. Answered here.
+				throw refused;
+			}
 			return null;
 		}
 		finally {

@@ -150,10 +150,8 @@ class OpenApiSetup {
 					}
 				}
 				addProblem(operation, "503",
-						"The database is unavailable, or a lock or statement wait ran past its timeout "
-								+ "(problem type database-timeout); nothing was written. Or a write's transaction had "
-								+ "not committed within the commit wait (outcome-unknown): it may still commit. "
-								+ "Retry after Retry-After.");
+						Problem.DATABASE_503 + " Or a write's transaction had not committed within the commit wait "
+								+ "(outcome-unknown): it may still commit. Retry after Retry-After.");
 				if (path.contains("{service}")) {
 					if (method != PathItem.HttpMethod.PUT) {
 						addProblem(operation, "404", "Unknown service or instance");

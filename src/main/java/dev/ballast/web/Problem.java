@@ -38,6 +38,16 @@ public record Problem(@Schema(example = "https://ballast.dev/problems/invalid-re
 		this(type, title, status, detail, instance, errors, null);
 	}
 
+	/**
+	 * What a 503 about the database means, in the OpenAPI description of every operation
+	 * that may answer one; each kind has a problem type of its own
+	 * ({@code ProblemResponses}, {@link DatabaseRefusal}).
+	 */
+	public static final String DATABASE_503 = "The database is unavailable (problem type database-unavailable), "
+			+ "or it is up and refused the request: a lock or statement wait ran past its timeout "
+			+ "(database-timeout), or the transaction collided with a concurrent one (database-conflict); "
+			+ "nothing was written.";
+
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	/** This problem as JSON, for a writer outside Spring MVC. */

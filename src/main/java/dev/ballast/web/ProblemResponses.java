@@ -6,7 +6,6 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
-import dev.ballast.database.DatabaseTimeout;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,8 +51,6 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 	static final URI INVALID = URI.create("https://ballast.dev/problems/invalid-request");
 
 	static final URI UNAVAILABLE = URI.create("https://ballast.dev/problems/database-unavailable");
-
-	static final URI TIMED_OUT = URI.create("https://ballast.dev/problems/database-timeout");
 
 	static final URI BAD_PARAMETER = URI.create("https://ballast.dev/problems/bad-parameter");
 
@@ -149,43 +146,25 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 	}
 
 	/**
-	 * The database could not serve the request in time (unreachable, pool exhausted, or a
-	 * lock or statement timeout, which is answered apart since the database is up):
-	 * nothing was written, and the client should retry, after a jittered delay so that a
-	 * crowd of clients does not return at once.
+	 * The database could not serve the request (unreachable, pool exhausted): nothing was
+	 * written, and the client should retry, after a jittered delay so that a crowd of
+	 * clients does not return at once. A database that is up and refused the request (a
+	 * lock or statement timeout, a deadlock) is answered apart ({@link DatabaseRefusal}),
+	 * as it must not be worded as an outage.
 	 */
 	@ExceptionHandler({ TransientDataAccessException.class, DataAccessResourceFailureException.class,
 			CannotCreateTransactionException.class, TransactionSystemException.class })
 	ResponseEntity<Object> unavailable(RuntimeException ex) {
-		Optional<DatabaseTimeout> timeout = DatabaseTimeout.causing(ex);
-		if (timeout.isPresent()) {
-			return timedOut(timeout.get(), ex);
+		Optional<DatabaseRefusal> refusal = DatabaseRefusal.of(ex);
+		if (refusal.isPresent()) {
+			return withRetryAfter(ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+				.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+				.body(refusal.get().problem(currentPath())), 1);
 		}
 		log.warn("Database unavailable for a request: {}", NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
 		return withRetryAfter(
 				problem(HttpStatus.SERVICE_UNAVAILABLE, UNAVAILABLE, "The registry's database is unavailable",
 						"nothing was written; retry after the Retry-After delay", null),
-				1);
-	}
-
-	/**
-	 * PostgreSQL cancelled one of this request's statements at the session's own limit:
-	 * another write held a lock too long, or a statement ran too long. The database is
-	 * up, so the answer must not say otherwise; the transaction was rolled back, and a
-	 * retry a moment later is likely to pass.
-	 */
-	private ResponseEntity<Object> timedOut(DatabaseTimeout timeout, RuntimeException ex) {
-		log.warn("A database {} timeout cut a request short: {}",
-				timeout == DatabaseTimeout.LOCK ? "lock" : "statement",
-				NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
-		String detail = switch (timeout) {
-			case LOCK ->
-				"this request waited longer than the database's lock_timeout for a lock that another write holds";
-			case STATEMENT -> "a statement of this request ran past the database's statement_timeout";
-		};
-		return withRetryAfter(
-				problem(HttpStatus.SERVICE_UNAVAILABLE, TIMED_OUT, "A database wait timed out",
-						detail + "; the database is up, nothing was written; retry after the Retry-After delay", null),
 				1);
 	}
 
@@ -207,14 +186,16 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 
 	/**
 	 * PostgreSQL's own codes for "not now" that Spring leaves uncategorized: a lock or
-	 * statement timeout (55P03, 57014), the server shutting down (57P*), out of resources
-	 * (53*), a broken connection (08*).
+	 * statement timeout (55P03, 57014), a deadlock or a serialization failure (40P01,
+	 * 40001), the server shutting down (57P*), out of resources (53*), a broken
+	 * connection (08*).
 	 */
 	@ExceptionHandler
 	ResponseEntity<Object> uncategorized(UncategorizedSQLException ex) {
 		String state = ex.getSQLException() == null ? null : ex.getSQLException().getSQLState();
-		if (state != null && (state.equals("55P03") || state.equals("57014") || state.startsWith("57P")
-				|| state.startsWith("53") || state.startsWith("08"))) {
+		if (state != null
+				&& (state.equals("55P03") || state.equals("57014") || state.equals("40P01") || state.equals("40001")
+						|| state.startsWith("57P") || state.startsWith("53") || state.startsWith("08"))) {
 			return unavailable(ex);
 		}
 		return unexpected(ex);
@@ -382,11 +363,14 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 
 	private static ResponseEntity<Object> problem(HttpStatus status, URI type, String title, String detail,
 			List<FieldError> errors) {
-		String path = RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes servlet
-				? servlet.getRequest().getRequestURI() : null;
 		Problem problem = new Problem(type == null ? "about:blank" : type.toString(), title, status.value(), detail,
-				path, errors);
+				currentPath(), errors);
 		return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+	}
+
+	private static String currentPath() {
+		return RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes servlet
+				? servlet.getRequest().getRequestURI() : null;
 	}
 
 }

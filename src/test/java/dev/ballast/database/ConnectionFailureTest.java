@@ -2,11 +2,13 @@ package dev.ballast.database;
 
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
 import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.UncategorizedSQLException;
@@ -62,23 +64,45 @@ class ConnectionFailureTest {
 		assertThat(ConnectionFailure.isCauseOf(new IllegalStateException("other"))).isFalse();
 	}
 
-	/** The other side of the line: what is answered as a timeout, not as an outage. */
+	/**
+	 * The other side of the line: what is answered as a database that is up refusing a
+	 * request (a timeout, or a collision the group commit runs again), not as an outage.
+	 */
 	@Test
-	void onlyLockAndStatementTimeoutsAreDatabaseTimeouts() {
-		assertThat(DatabaseTimeout.causing(new CannotAcquireLockException("update",
+	void timeoutsAndCollisionsAreRollbacksOfADatabaseThatIsUp() {
+		SQLException deadlock = new SQLException("deadlock detected", "40P01");
+		assertThat(RolledBack.causing(new CannotAcquireLockException("update",
 				new SQLException("canceling statement due to lock timeout", "55P03"))))
-			.contains(DatabaseTimeout.LOCK);
-		assertThat(DatabaseTimeout.causing(new TransactionSystemException("commit",
+			.contains(RolledBack.LOCK_TIMEOUT);
+		assertThat(RolledBack.causing(new TransactionSystemException("commit",
 				new QueryTimeoutException("select", new SQLException("canceling statement", "57014")))))
-			.contains(DatabaseTimeout.STATEMENT);
-		for (String state : new String[] { "08006", "57P01", "53300", "40P01", "23505", null }) {
-			assertThat(DatabaseTimeout
+			.contains(RolledBack.STATEMENT_TIMEOUT);
+		assertThat(RolledBack.causing(new PessimisticLockingFailureException("update", deadlock)))
+			.contains(RolledBack.DEADLOCK);
+		assertThat(RolledBack.causing(new TransactionSystemException("commit",
+				new UncategorizedSQLException("batch", "INSERT", new SQLException("could not serialize", "40001")))))
+			.contains(RolledBack.SERIALIZATION_FAILURE);
+		for (String state : new String[] { "08006", "57P01", "53300", "40002", "40003", "23505", null }) {
+			assertThat(RolledBack
 				.causing(new UncategorizedSQLException("read", "SELECT 1", new SQLException("no", state)))).as(state)
 				.isEmpty();
 		}
-		assertThat(DatabaseTimeout.causing(new QueryTimeoutException("the write was not committed within 10s")))
+		assertThat(RolledBack.causing(new QueryTimeoutException("the write was not committed within 10s")))
 			.as("a wait of the registry's own, with no SQLSTATE")
 			.isEmpty();
+		assertThat(ConnectionFailure.isCauseOf(new PessimisticLockingFailureException("update", deadlock)))
+			.as("a deadlock is no outage")
+			.isFalse();
+	}
+
+	/**
+	 * Only a collision is worth running again at once; a timeout would wait as long
+	 * again.
+	 */
+	@Test
+	void onlyDeadlocksAndSerializationFailuresAreCollisions() {
+		assertThat(Stream.of(RolledBack.values()).filter(RolledBack::collision))
+			.containsExactlyInAnyOrder(RolledBack.DEADLOCK, RolledBack.SERIALIZATION_FAILURE);
 	}
 
 }

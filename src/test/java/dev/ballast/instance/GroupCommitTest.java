@@ -1,11 +1,15 @@
 package dev.ballast.instance;
 
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
@@ -15,9 +19,14 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.dao.CannotAcquireLockException;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Registrations that arrive while the committer is busy are committed together, in one
@@ -35,6 +44,9 @@ class GroupCommitTest {
 
 	@Autowired
 	JdbcClient jdbc;
+
+	@Autowired
+	TransactionTemplate transactions;
 
 	@Test
 	void writesQueuedMeanwhileCommitTogetherAndARefusedOneTakesNoneOfThemDown() throws Exception {
@@ -79,6 +91,90 @@ class GroupCommitTest {
 		assertThat(api.get(path(service, 2)).json().get("weight").intValue()).isEqualTo(100);
 	}
 
+	/**
+	 * A group locks its services in name order; another transaction that holds the second
+	 * and then asks for the first deadlocks with it, and PostgreSQL rolls the group back
+	 * (the other transaction waits ten times longer before it looks for a deadlock, so
+	 * the group is the one ended). Nothing of the group was stored, so it runs again once
+	 * the other has committed, and its callers are answered as if nothing happened. The
+	 * registrations take the full way (an Accept the short way leaves to Spring MVC),
+	 * where a refusal is answered at once, so a group that gave up shows.
+	 */
+	@Test
+	void aGroupRolledBackForADeadlockRunsAgainAndItsCallersNeverSeeIt() throws Exception {
+		String first = Names.service("deadlock");
+		String second = first + "-z";
+		Api api = Api.on(port);
+		assertThat(weight(api, first, 1, 100)).isEqualTo(201);
+		assertThat(weight(api, second, 1, 100)).isEqualTo(201);
+		long deadlocksBefore = deadlocks();
+		try (ExecutorService pool = Executors.newFixedThreadPool(5);
+				HeldCommitter committer = new HeldCommitter(groups, pool)) {
+			Future<Api.Reply> registerFirst = committer.queued(() -> fullWay(api, first, 50), 1);
+			Future<Api.Reply> registerSecond = committer.queued(() -> fullWay(api, second, 60), 2);
+			CountDownLatch holdsSecond = new CountDownLatch(1);
+			Future<?> other = pool.submit(() -> transactions.executeWithoutResult(status -> {
+				jdbc.sql("SET LOCAL deadlock_timeout = '10s'").update();
+				lockService(second);
+				holdsSecond.countDown();
+				// Once the group waits for the second service, ask for the first, which
+				// the group holds: well within the group's deadlock_timeout (1 s), so
+				// that its one look for a deadlock finds it. Polled on this transaction's
+				// own connection.
+				await().atMost(Duration.ofSeconds(20))
+					.pollInSameThread()
+					.pollInterval(Duration.ofMillis(10))
+					.until(() -> jdbc
+						.sql("SELECT count(*) FROM pg_stat_activity WHERE pg_backend_pid() = ANY("
+								+ "pg_blocking_pids(pid))")
+						.query(Long.class)
+						.single() > 0);
+				lockService(first);
+			}));
+			assertThat(holdsSecond.await(10, TimeUnit.SECONDS)).as("the other transaction holds the second service")
+				.isTrue();
+			committer.release();
+
+			Api.Reply firstReply = registerFirst.get(30, TimeUnit.SECONDS);
+			Api.Reply secondReply = registerSecond.get(30, TimeUnit.SECONDS);
+			assertThat(firstReply.status()).as(firstReply.body()).isEqualTo(200);
+			assertThat(secondReply.status()).as(secondReply.body()).isEqualTo(200);
+			other.get(30, TimeUnit.SECONDS);
+		}
+		assertThat(api.get(path(first, 1)).json().get("weight").intValue()).isEqualTo(50);
+		assertThat(api.get(path(second, 1)).json().get("weight").intValue()).isEqualTo(60);
+		// PostgreSQL counts the deadlock once its backend reports its statistics.
+		await().atMost(Duration.ofSeconds(15))
+			.pollInterval(Duration.ofMillis(200))
+			.untilAsserted(
+					() -> assertThat(deadlocks()).as("deadlocks PostgreSQL found").isGreaterThan(deadlocksBefore));
+	}
+
+	/**
+	 * Running again is bounded: a write that deadlocks at every attempt is refused with
+	 * the deadlock after {@link GroupCommit#CONFLICT_ATTEMPTS} runs, and a write refused
+	 * for anything else runs once.
+	 */
+	@Test
+	void aWriteThatKeepsDeadlockingRunsThreeTimesAndAnyOtherFailureOnce() {
+		assertThat(runsOfAWriteThatKeepsFailing(new PessimisticLockingFailureException("UPDATE service",
+				new SQLException("deadlock detected", "40P01"))))
+			.isEqualTo(3);
+		assertThat(runsOfAWriteThatKeepsFailing(new CannotAcquireLockException("SELECT",
+				new SQLException("canceling statement due to lock timeout", "55P03"))))
+			.isEqualTo(1);
+	}
+
+	/** How often a write that fails with {@code failure} ran before its caller got it. */
+	private int runsOfAWriteThatKeepsFailing(RuntimeException failure) {
+		AtomicInteger runs = new AtomicInteger();
+		assertThatThrownBy(() -> groups.run(ServiceName.of(Names.service("failing")), null, () -> {
+			runs.incrementAndGet();
+			throw failure;
+		})).isSameAs(failure);
+		return runs.get();
+	}
+
 	@Test
 	void aLoneWriteIsCommittedWithoutWaitingForCompany() {
 		String service = Names.service("alone");
@@ -96,6 +192,21 @@ class GroupCommitTest {
 
 	private static String path(String service, int instance) {
 		return "/v1/services/" + service + "/instances/i-" + instance;
+	}
+
+	private static Api.Reply fullWay(Api api, String service, int weight) {
+		return api.sendWith("PUT", path(service, 1), Registration.at("10.0.0.1", 8080).weight(weight).json(),
+				Map.of("Accept", "application/json;q=0.9"));
+	}
+
+	private void lockService(String service) {
+		jdbc.sql("SELECT name FROM service WHERE name = ? FOR UPDATE").param(service).query(String.class).single();
+	}
+
+	private long deadlocks() {
+		return jdbc.sql("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")
+			.query(Long.class)
+			.single();
 	}
 
 	private long revision(String service) {

@@ -1,5 +1,6 @@
 package dev.ballast.instance;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -9,6 +10,7 @@ import dev.ballast.support.Api;
 import dev.ballast.support.Names;
 import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
+import dev.ballast.support.RowHolder;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,6 +22,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,6 +52,9 @@ class RegistrationShortWayTest {
 
 	@Autowired
 	JdbcClient jdbc;
+
+	@Autowired
+	TransactionTemplate transactions;
 
 	Api admin;
 
@@ -123,6 +129,48 @@ class RegistrationShortWayTest {
 		assertThat(unknownField.status()).isIn(400, 422);
 		assertThat(guarded.status()).isEqualTo(409);
 		assertThat(guarded.contentType()).contains("application/problem+json");
+		assertThat(revision()).isEqualTo(revision);
+	}
+
+	/**
+	 * A write the database refuses for a lock timeout is answered on the short way as the
+	 * full way answers it, after one lock_timeout: not sent the full way, where it would
+	 * wait for the held row a second time.
+	 */
+	@Test
+	void aLockTimeoutIsAnsweredAsTheFullWayAnswersItAfterOneWait() throws Exception {
+		String body = Registration.at("10.0.0.1", 80).weight(100).json();
+		assertThat(admin.send("PUT", path("a"), body, null).status()).isEqualTo(201);
+		long revision = revision();
+		long lockTimeoutMillis = jdbc
+			.sql("SELECT (extract(epoch FROM current_setting('lock_timeout')::interval) * 1000)::bigint")
+			.query(Long.class)
+			.single();
+		String changed = body.replace("100", "90");
+
+		Api.Reply shortWay;
+		Api.Reply fullWay;
+		long tookMillis;
+		try (RowHolder holder = RowHolder.hold(transactions, jdbc, service)) {
+			long started = System.nanoTime();
+			shortWay = admin.send("PUT", path("a"), changed, null);
+			tookMillis = (System.nanoTime() - started) / 1_000_000;
+			fullWay = admin.sendWith("PUT", path("a"), changed, FULL_WAY);
+		}
+
+		assertThat(shortWay.status()).as(shortWay.body()).isEqualTo(503);
+		assertThat(fullWay.status()).as(fullWay.body()).isEqualTo(503);
+		assertThat(shortWay.json().get("type").stringValue())
+			.isEqualTo("https://ballast.dev/problems/database-timeout");
+		assertThat(withoutIds(shortWay.json())).isEqualTo(withoutIds(fullWay.json()));
+		Map<String, String> shortHeaders = headers(shortWay);
+		Map<String, String> fullHeaders = headers(fullWay);
+		for (Map<String, String> headers : List.of(shortHeaders, fullHeaders)) {
+			assertThat(Integer.parseInt(headers.remove("retry-after"))).isBetween(1, 3);
+		}
+		assertThat(shortHeaders).isEqualTo(fullHeaders);
+		assertThat(tookMillis).as("one lock_timeout (%d ms), not two", lockTimeoutMillis)
+			.isBetween(lockTimeoutMillis * 8 / 10, lockTimeoutMillis * 17 / 10);
 		assertThat(revision()).isEqualTo(revision);
 	}
 

@@ -1,21 +1,31 @@
 package dev.ballast.support;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** A registry node run from the packaged jar as its own process, as operators run it. */
 public final class Node implements AutoCloseable {
+
+	/**
+	 * Spring Boot's line once Tomcat listens; the closing "(http)" makes sure a line
+	 * still being written is not read with half its digits.
+	 */
+	private static final Pattern TOMCAT_STARTED = Pattern.compile("Tomcat started on port (\\d+) \\(http\\)");
 
 	private final Process process;
 
@@ -30,8 +40,9 @@ public final class Node implements AutoCloseable {
 	}
 
 	/**
-	 * Starts {@code java -jar} on a free loopback port and waits (at most 120 s) until
-	 * its health endpoint answers UP.
+	 * Starts {@code java -jar} on a loopback port the node binds itself (port 0, so no
+	 * other socket can take it between a choice and the bind) and waits (at most 120 s)
+	 * until the port it bound, read from its log, answers UP on the health endpoint.
 	 */
 	public static Node start(Path dataDir, Path log, String... extraArgs) {
 		return start(List.of(), dataDir, log, extraArgs);
@@ -43,12 +54,11 @@ public final class Node implements AutoCloseable {
 		if (jar == null) {
 			throw new IllegalStateException("system property ballast.jar is not set; run with ./mvnw verify");
 		}
-		int port = freePort();
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		command.addAll(jvmOptions);
-		command.addAll(List.of("-jar", jar, "--server.port=" + port, "--server.address=127.0.0.1",
-				"--ballast.data-dir=" + dataDir));
+		command.addAll(
+				List.of("-jar", jar, "--server.port=0", "--server.address=127.0.0.1", "--ballast.data-dir=" + dataDir));
 		// A test may give its own bootstrap token (or an empty one, for a generated
 		// token).
 		if (Stream.of(extraArgs).noneMatch(arg -> arg.startsWith("--BALLAST_BOOTSTRAP_ADMIN_TOKEN="))) {
@@ -57,11 +67,12 @@ public final class Node implements AutoCloseable {
 		command.addAll(List.of(extraArgs));
 		long started = System.nanoTime();
 		try {
+			// A test may append several runs to one log: only this run's lines count.
+			long logStart = Files.exists(log) ? Files.size(log) : 0;
 			Process process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
 				.start();
-			Node node = new Node(process, port, Duration.ZERO);
-			node.awaitHealthy(Duration.ofSeconds(120));
+			int port = awaitHealthy(process, log, logStart, Duration.ofSeconds(120));
 			return new Node(process, port, Duration.ofNanos(System.nanoTime() - started));
 		}
 		catch (IOException ex) {
@@ -104,33 +115,54 @@ public final class Node implements AutoCloseable {
 		}
 	}
 
-	private void awaitHealthy(Duration timeout) {
+	private static int awaitHealthy(Process process, Path log, long logStart, Duration timeout) throws IOException {
 		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-		HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:%d/actuator/health".formatted(port)))
-			.timeout(Duration.ofSeconds(2))
-			.build();
 		long deadline = System.nanoTime() + timeout.toNanos();
+		int port = 0;
 		while (System.nanoTime() < deadline) {
 			if (!process.isAlive()) {
 				throw new IllegalStateException("node exited with " + process.exitValue() + " before it was healthy");
 			}
-			try {
-				HttpResponse<String> response = http.send(health, HttpResponse.BodyHandlers.ofString());
-				if (response.statusCode() == 200 && response.body().contains("\"UP\"")) {
-					return;
-				}
+			if (port == 0) {
+				port = boundPort(log, logStart);
 			}
-			catch (IOException ex) {
-				// not listening yet
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException(ex);
+			if (port != 0 && healthy(http, port)) {
+				return port;
 			}
 			sleep(200);
 		}
 		process.destroyForcibly();
-		throw new IllegalStateException("node was not healthy within " + timeout);
+		throw new IllegalStateException("node was not healthy within " + timeout
+				+ (port == 0 ? "; its log never said which port it bound" : " on port " + port));
+	}
+
+	/** The port in this run's "Tomcat started on port N (http)" line, or 0 before it. */
+	private static int boundPort(Path log, long logStart) throws IOException {
+		try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
+			file.seek(logStart);
+			byte[] run = new byte[(int) (file.length() - logStart)];
+			file.readFully(run);
+			Matcher started = TOMCAT_STARTED.matcher(new String(run, StandardCharsets.UTF_8));
+			return started.find() ? Integer.parseInt(started.group(1)) : 0;
+		}
+	}
+
+	private static boolean healthy(HttpClient http, int port) {
+		HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:%d/actuator/health".formatted(port)))
+			.timeout(Duration.ofSeconds(2))
+			.build();
+		try {
+			HttpResponse<String> response = http.send(health, HttpResponse.BodyHandlers.ofString());
+			return response.statusCode() == 200 && response.body().contains("\"UP\"");
+		}
+		catch (IOException ex) {
+			// not ready yet
+			return false;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private static void sleep(long millis) {
@@ -140,15 +172,6 @@ public final class Node implements AutoCloseable {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
-		}
-	}
-
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
 		}
 	}
 

@@ -1,8 +1,9 @@
 package dev.ballast.support;
 
 import java.io.IOException;
-import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
 
 import javax.sql.DataSource;
 
@@ -25,15 +26,37 @@ public final class OutageDatabase implements AutoCloseable {
 		this.port = port;
 	}
 
-	/** Starts one with its data in {@code dataDirectory}, on a free port. */
+	/**
+	 * Starts one with its data in {@code dataDirectory}, on a free port below the
+	 * kernel's ephemeral range: PostgreSQL cannot bind port 0 and report it, and the port
+	 * must stay the same across the outage, so it is one that no outgoing connection and
+	 * no port-0 socket is ever given. Another process choosing the same way may still
+	 * take it first: then PostgreSQL does not start, and another port is tried (3 in
+	 * all), each in a data directory of its own (a failed start keeps its directory
+	 * locked).
+	 */
 	public static OutageDatabase startIn(Path dataDirectory) throws IOException {
-		int port;
-		try (ServerSocket socket = new ServerSocket(0)) {
-			port = socket.getLocalPort();
+		IOException refused = new IOException("PostgreSQL did not start on any of 3 ports");
+		for (int attempt = 0; attempt < 3; attempt++) {
+			int port = portBelowEphemeralRange();
+			OutageDatabase database = new OutageDatabase(dataDirectory.resolve("port-" + port), port);
+			try {
+				database.start();
+				return database;
+			}
+			catch (IOException | RuntimeException ex) {
+				refused.addSuppressed(ex);
+			}
 		}
-		OutageDatabase database = new OutageDatabase(dataDirectory, port);
-		database.start();
-		return database;
+		throw refused;
+	}
+
+	private static int portBelowEphemeralRange() throws IOException {
+		// Read by lines: Files.readString may see only part of a /proc file (its size is
+		// 0).
+		String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).getFirst();
+		int ephemeral = Integer.parseInt(range.strip().split("\\s+")[0]);
+		return ThreadLocalRandom.current().nextInt(10_000, ephemeral);
 	}
 
 	/** Starts it (again, after {@link #stop()}). */
