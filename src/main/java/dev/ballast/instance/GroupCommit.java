@@ -68,14 +68,9 @@ import org.springframework.web.context.request.RequestContextHolder;
  * break a constraint, the group runs again with a statement per change, so that only the
  * write at fault is refused.
  * <p>
- * No write waits for company that is not already on its way: the committer takes whatever
- * is queued when it is free, so a lone write is committed at once, and a group forms from
- * writes that would otherwise have queued for CPU or for the service's row lock. Writes a
- * request thread has received and is still reading and checking ({@link #expect}) are
- * waited for, at most {@code ballast.writes.company-wait}: a group's commit costs
- * PostgreSQL about as much for one write as for several (its statements, constraint
- * checks and WAL flush are per transaction), so a write that joins the group is far
- * cheaper than one committed alone right after it.
+ * No write waits for company: the committer takes whatever is queued when it is free, so
+ * a lone write is committed at once, and a group forms only from writes that would
+ * otherwise have queued for CPU or for the service's row lock.
  */
 @Component
 class GroupCommit implements SmartLifecycle {
@@ -91,9 +86,6 @@ class GroupCommit implements SmartLifecycle {
 	/** Its work ran in an attempt of its group: its outcome is its group's. */
 	private static final int RAN = 3;
 
-	/** How often the committer, waiting for company, looks whether it still comes. */
-	private static final long COMPANY_SLICE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
-
 	/**
 	 * Attempts at a group that PostgreSQL keeps rolling back for a collision: each costs
 	 * the database's deadlock_timeout (1 s by default) before the deadlock is found, and
@@ -102,12 +94,6 @@ class GroupCommit implements SmartLifecycle {
 	static final int CONFLICT_ATTEMPTS = 3;
 
 	private final BlockingQueue<Write<?>> queue = new LinkedBlockingQueue<>();
-
-	/** Writes announced ({@link #expect}) and not yet handed in or given up. */
-	private final AtomicInteger arriving = new AtomicInteger();
-
-	/** The write the current thread announced, until it hands it in. */
-	private final ThreadLocal<Arrival> announced = new ThreadLocal<>();
 
 	private final TransactionTemplate transactions;
 
@@ -157,25 +143,7 @@ class GroupCommit implements SmartLifecycle {
 		Write<T> write = new Write<>(new WriteBehind.Target(service, id), work, SecurityContextHolder.getContext(),
 				RequestContextHolder.getRequestAttributes());
 		queue.add(write);
-		// Queued first: the committer never sees it neither queued nor announced.
-		Arrival arrival = announced.get();
-		if (arrival != null) {
-			arrival.close();
-		}
 		return write.outcome(settings.commitWait());
-	}
-
-	/**
-	 * Announces a write this thread has received and will hand in ({@link #run}) once it
-	 * has read and checked it, so that a group about to begin waits for it a little.
-	 * Handing the write in ends the announcement; so does closing it, for a request that
-	 * hands nothing in after all.
-	 */
-	Arrival expect() {
-		Arrival arrival = new Arrival();
-		arriving.incrementAndGet();
-		announced.set(arrival);
-		return arrival;
 	}
 
 	/**
@@ -204,7 +172,6 @@ class GroupCommit implements SmartLifecycle {
 				List<Write<?>> group = new ArrayList<>(settings.maxGroup());
 				group.add(first);
 				queue.drainTo(group, settings.maxGroup() - 1);
-				awaitCompany(group);
 				group.stream().filter(Write::take).forEach(taken::add);
 				commit(taken);
 			}
@@ -218,25 +185,6 @@ class GroupCommit implements SmartLifecycle {
 			}
 			finally {
 				taken.clear();
-			}
-		}
-	}
-
-	/**
-	 * Adds to {@code group} the writes announced and not yet handed in, as they come, for
-	 * at most the company wait.
-	 */
-	private void awaitCompany(List<Write<?>> group) throws InterruptedException {
-		long deadline = System.nanoTime() + settings.companyWait().toNanos();
-		while (group.size() < settings.maxGroup() && arriving.get() > 0) {
-			long left = deadline - System.nanoTime();
-			if (left <= 0) {
-				return;
-			}
-			Write<?> next = queue.poll(Math.min(left, COMPANY_SLICE_NANOS), TimeUnit.NANOSECONDS);
-			if (next != null) {
-				group.add(next);
-				queue.drainTo(group, settings.maxGroup() - group.size());
 			}
 		}
 	}
@@ -355,22 +303,6 @@ class GroupCommit implements SmartLifecycle {
 	@Override
 	public int getPhase() {
 		return 0;
-	}
-
-	/** A write received and not yet handed in ({@link #expect}). */
-	final class Arrival implements AutoCloseable {
-
-		private boolean open = true;
-
-		@Override
-		public void close() {
-			if (open) {
-				open = false;
-				arriving.decrementAndGet();
-				announced.remove();
-			}
-		}
-
 	}
 
 	private static final class Attempt {

@@ -66,12 +66,9 @@ class RegistrationShortWay implements ShortWay {
 
 	private final ObjectMapper json;
 
-	private final GroupCommit groups;
-
 	RegistrationShortWay(Registrations registrations, RegistrantAdmission admission, RequestReader reader,
-			ObjectMapper json, GroupCommit groups) {
+			ObjectMapper json) {
 		this.registrations = registrations;
-		this.groups = groups;
 		this.admission = admission;
 		this.reader = reader;
 		this.json = json;
@@ -83,10 +80,9 @@ class RegistrationShortWay implements ShortWay {
 		if (target == null) {
 			return request;
 		}
+		byte[] body = request.getInputStream().readNBytes((int) request.getContentLengthLong());
 		Registration registration;
-		byte[] body;
-		try (GroupCommit.Arrival arrival = groups.expect()) {
-			body = request.getInputStream().readNBytes((int) request.getContentLengthLong());
+		try {
 			registration = register(request, response, target, body);
 		}
 		catch (OutcomeUnknownException unknown) {

@@ -13,13 +13,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param commitWait how long a request waits for the transaction that carries its write
  * to commit before it is answered 503 (a write not yet started is then dropped; one
  * already started may still commit, as after any lost answer)
- * @param companyWait how long the committer, about to begin a group, waits at most for
- * writes request threads have received and not yet handed in, so that they share its
- * commit (0: it never waits)
  */
 @ConfigurationProperties("ballast.writes")
-record WriteSettings(@DefaultValue("64") int maxGroup, @DefaultValue("10s") Duration commitWait,
-		@DefaultValue("2ms") Duration companyWait) {
+record WriteSettings(@DefaultValue("64") int maxGroup, @DefaultValue("10s") Duration commitWait) {
 
 	WriteSettings {
 		if (maxGroup < 1) {
@@ -27,10 +23,6 @@ record WriteSettings(@DefaultValue("64") int maxGroup, @DefaultValue("10s") Dura
 		}
 		if (commitWait.isNegative() || commitWait.isZero()) {
 			throw new IllegalArgumentException("ballast.writes.commit-wait must be positive; got " + commitWait);
-		}
-		if (companyWait.isNegative() || companyWait.compareTo(commitWait) >= 0) {
-			throw new IllegalArgumentException(
-					"ballast.writes.company-wait must be at least 0 and less than the commit wait; got " + companyWait);
 		}
 	}
 
