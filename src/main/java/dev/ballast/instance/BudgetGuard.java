@@ -1,14 +1,12 @@
 package dev.ballast.instance;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import dev.ballast.web.GuardBreachException;
+import dev.ballast.weight.MaxUnroutable;
 import dev.ballast.weight.UnroutableBudget;
 import dev.ballast.weight.UnroutableBudget.Breach;
 import io.micrometer.core.instrument.Counter;
@@ -20,9 +18,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The guard of the write path: checks a set of changes against the service's unroutable
- * budget, in the service, in each zone and in any further scope, and answers a breach the
- * same way whatever the entrance: a 409 that explains it, or with force a WARN log line
- * and a count in {@code ballast_guard_forced_total}.
+ * budget ({@link UnroutableBudget}), in the service, in each zone and in any further
+ * scope, and answers a breach the same way whatever the entrance: a 409 that explains it,
+ * or with force a WARN log line and a count in {@code ballast_guard_forced_total}.
  */
 @Component
 class BudgetGuard {
@@ -36,27 +34,27 @@ class BudgetGuard {
 	}
 
 	/**
+	 * @param instanceScopes the service's and its zones' scopes of the change
+	 * ({@link UnroutableBudget#scopes}), held to maxUnroutable
+	 * @param extra further scopes, such as a traffic shift's, held to
+	 * maxUnroutablePercent
+	 * @param subjects the instances the change takes capacity from, for the refusal
 	 * @return whether force passed a breach
 	 * @throws GuardBreachException on a breach without force
 	 */
-	boolean check(LockedService service, Set<InstanceId> takenOut, List<UnroutableBudget.Scope> extra, Guard guard) {
-		if (takenOut.isEmpty() && extra.isEmpty()) {
-			return false;
-		}
-		Set<String> proposed = takenOut.stream().map(InstanceId::value).collect(Collectors.toSet());
-		List<UnroutableBudget.Member> members = service.instances()
-			.stream()
-			.map(instance -> new UnroutableBudget.Member(instance.id().value(), instance.zone(),
-					instance.nominalWeight().value(), instance.heldOut()))
-			.toList();
-		List<UnroutableBudget.Scope> scopes = new ArrayList<>(UnroutableBudget.scopes(members, proposed));
-		scopes.addAll(extra);
-		Optional<Breach> found = UnroutableBudget.check(scopes, service.settings().maxUnroutablePercent());
+	boolean check(LockedService service, List<UnroutableBudget.Scope> instanceScopes,
+			List<UnroutableBudget.Scope> extra, Guard guard, List<String> subjects) {
+		ServiceSettings settings = service.settings();
+		Optional<Breach> own = UnroutableBudget.check(instanceScopes, settings.maxUnroutable());
+		Optional<Breach> found = own
+			.or(() -> UnroutableBudget.check(extra, MaxUnroutable.percentOf(settings.maxUnroutablePercent())));
 		if (found.isEmpty()) {
 			return false;
 		}
 		String name = service.name().value();
-		String detail = explain(name, guard, proposed, found.get());
+		String setting = own.isPresent() ? "maxUnroutable (now \"%s\")".formatted(settings.maxUnroutable())
+				: "maxUnroutablePercent (now %d)".formatted(settings.maxUnroutablePercent());
+		String detail = explain(name, guard, subjects, found.get(), setting);
 		if (!guard.force()) {
 			throw new GuardBreachException(detail, figures(found.get()));
 		}
@@ -72,21 +70,31 @@ class BudgetGuard {
 		return true;
 	}
 
-	private static String explain(String service, Guard guard, Set<String> proposed, Breach breach) {
-		String scope = breach.scope().equals("service") ? "service " + service : breach.scope() + " of " + service;
-		String subject = proposed.isEmpty() ? "" : " " + String.join(", ", proposed.stream().sorted().toList());
-		return ("%s%s would make %s%% of the nominal weight of %s unroutable (limit %d%%, now %s%%); "
-				+ "the budget is held by %s. Wait until they serve again, or %s")
-			.formatted(guard.action(), subject, breach.resultingPercent(), scope, breach.limitPercent(),
-					breach.currentPercent(),
-					breach.holders().isEmpty() ? "no instance" : String.join(", ", breach.holders()),
-					guard.howToForce());
+	/**
+	 * What the action would do, what holds the budget and how to get past: wait for the
+	 * holders, or, when nothing else holds it, the setting that would admit the action.
+	 */
+	private static String explain(String service, Guard guard, List<String> subjects, Breach breach, String setting) {
+		String scope = breach.scope().equals(UnroutableBudget.SERVICE) ? "service " + service
+				: breach.scope() + " of " + service;
+		String subject = subjects.isEmpty() ? "" : " " + String.join(", ", subjects.stream().sorted().toList());
+		String limit = breach.limit().percent() ? "limit " + breach.limit() : "limit maxUnroutable " + breach.limit();
+		String what = "%s%s would make %s%% of the capacity of %s unroutable (%s, now %s%%); ".formatted(guard.action(),
+				subject, breach.resultingPercent(), scope, limit, breach.currentPercent());
+		if (breach.holdings().isEmpty()) {
+			return what + ("nothing else holds the budget: this action alone takes more than it allows. Raise %s with "
+					+ "PATCH /v1/services/%s, or %s")
+				.formatted(setting, service, guard.howToForce());
+		}
+		return what + "the budget is held by %s. Wait until they serve again, raise %s, or %s"
+			.formatted(String.join(", ", breach.holdings()), setting, guard.howToForce());
 	}
 
 	private static Map<String, Object> figures(Breach breach) {
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("scope", breach.scope());
-		figures.put("limitPercent", breach.limitPercent());
+		figures.put("maxUnroutable", breach.limit().toString());
+		figures.put("limitPercent", breach.limit().percent() ? breach.limit().value() : null);
 		figures.put("currentPercent", breach.currentPercent());
 		figures.put("resultingPercent", breach.resultingPercent());
 		figures.put("nominalWeight", breach.nominalWeight());

@@ -159,6 +159,20 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 				|| NominalWeight.heldAtZero(weight, nominalWeight);
 	}
 
+	/** Why {@link #heldOut()} holds it out, and until when, in words for refusals. */
+	String holding() {
+		if (ejected) {
+			return "ejected: its lease expired at " + leaseExpiresAt();
+		}
+		return switch (mode) {
+			case DRAINING -> "draining";
+			case DRAINED -> "drained";
+			case MAINTENANCE ->
+				detail != null && detail.until() != null ? "in maintenance until " + detail.until() : "in maintenance";
+			default -> NominalWeight.heldAtZero(weight, nominalWeight) ? "held at weight 0" : null;
+		};
+	}
+
 	/** Whether the parts of the instance that clients see differ, lease times aside. */
 	boolean sameRegistrationAs(Instance other) {
 		return address.equals(other.address) && port == other.port && Objects.equals(zone, other.zone)

@@ -10,6 +10,7 @@ import dev.ballast.web.InvalidRequestException;
 import dev.ballast.web.JsonMergePatch;
 import dev.ballast.web.PreconditionFailedException;
 import dev.ballast.web.RequestReader;
+import dev.ballast.weight.MaxUnroutable;
 import dev.ballast.weight.Weight;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -73,7 +74,7 @@ class InstanceEdits {
 				throw InvalidRequestException.of("/until", "until must be in the future; got " + edit.until());
 			}
 		}
-		Committed committed = locked.changes(Guard.of("setting weight 0 on", force, Guard.FORCE_PARAMETER))
+		Committed committed = locked.changes(Guard.of("editing", force, Guard.FORCE_PARAMETER))
 			.put(current, current.edited(edit.zone(), weight, metadata, tags))
 			.commit();
 		if (patch.has("weight") && !weight.equals(current.weight())) {
@@ -107,13 +108,35 @@ class InstanceEdits {
 		List<String> normalized = new ArrayList<>();
 		Weight defaultWeight = weights.read(edit.defaultWeight(), "/defaultWeight", current, "service settings",
 				normalized);
+		MaxUnroutable limit = maxUnroutable(patch, edit);
+		int percent = limit.percent() ? limit.value() : edit.maxUnroutablePercent();
 		Committed committed = locked.update(new ServiceSettings(service, edit.weightPolicy(), defaultWeight,
-				edit.leaseTtlSeconds(), edit.maxUnroutablePercent(), edit.maxEjectionPercent(), current.revision()));
+				edit.leaseTtlSeconds(), limit, percent, edit.maxEjectionPercent(), current.revision()));
 		ServiceSettings stored = locked.settings();
 		committed.audit(AuditEntry
 			.of(Action.SERVICE_EDIT, service.value(), null, SettingsView.of(current), SettingsView.of(stored))
 			.withNormalizations(normalized));
 		return new Edited<>(ServiceView.of(stored, path.services().counts(service)), normalized);
+	}
+
+	/**
+	 * The budget a settings patch asks for: {@code maxUnroutable} as sent, or, when the
+	 * patch sets only {@code maxUnroutablePercent} (as clients of earlier versions do),
+	 * that percent. Both in one patch must agree when the budget is a percent.
+	 */
+	private static MaxUnroutable maxUnroutable(JsonNode patch, SettingsEdit edit) {
+		if (patch.has("maxUnroutablePercent") && !patch.has("maxUnroutable")) {
+			return MaxUnroutable.percentOf(edit.maxUnroutablePercent());
+		}
+		MaxUnroutable limit = MaxUnroutable.parse(edit.maxUnroutable())
+			.orElseThrow(() -> InvalidRequestException.of("/maxUnroutable",
+					"maxUnroutable must be %s; got \"%s\"".formatted(MaxUnroutable.EXPECTED, edit.maxUnroutable())));
+		if (limit.percent() && patch.has("maxUnroutablePercent") && limit.value() != edit.maxUnroutablePercent()) {
+			throw InvalidRequestException.of("/maxUnroutablePercent",
+					"maxUnroutablePercent %d disagrees with maxUnroutable \"%s\"; send one of them"
+						.formatted(edit.maxUnroutablePercent(), limit));
+		}
+		return limit;
 	}
 
 	private ObjectNode editable(Instance instance) {

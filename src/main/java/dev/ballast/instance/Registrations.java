@@ -52,7 +52,7 @@ class Registrations {
 		Optional<Instance> existing = locked.find(id);
 		Instance candidate = Instance.registered(service, id, request.address(), request.port(), request.zone(), weight,
 				metadata, tags, leaseTtl, clock.instant(), existing.orElse(null));
-		Committed committed = locked.changes(Guard.of("registering weight 0 for", request.force(), Guard.FORCE_FIELD))
+		Committed committed = locked.changes(Guard.of("re-registering", request.force(), Guard.FORCE_FIELD))
 			.put(existing.orElse(null), candidate)
 			.commit();
 		Registration registration = new Registration(InstanceView.of(committed.stored(id)), existing.isEmpty(),

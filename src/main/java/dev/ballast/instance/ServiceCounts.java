@@ -14,7 +14,16 @@ package dev.ballast.instance;
  * @param ejectedWeight sum of the nominal weights of ejected instances
  * @param unroutableWeight sum of the nominal weights of instances held out of rotation,
  * as the guard counts them ({@link Instance#heldOut()})
+ * @param guardBase the service scope's base in the guard: its nominal weight, or the
+ * capacity it had within the window when that was higher
+ * ({@link dev.ballast.weight.UnroutableBudget})
  */
 record ServiceCounts(int instances, int routable, int passing, int critical, long nominalWeight,
-		long totalEffectiveWeight, int ejected, int held, long ejectedWeight, long unroutableWeight) {
+		long totalEffectiveWeight, int ejected, int held, long ejectedWeight, long unroutableWeight, long guardBase) {
+
+	/** What the guard counts as unroutable in the service scope. */
+	long guardUnroutable() {
+		return guardBase - (nominalWeight - unroutableWeight);
+	}
+
 }

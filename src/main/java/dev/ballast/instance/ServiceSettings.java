@@ -2,6 +2,7 @@ package dev.ballast.instance;
 
 import java.util.Objects;
 
+import dev.ballast.weight.MaxUnroutable;
 import dev.ballast.weight.Weight;
 import dev.ballast.weight.WeightPolicy;
 
@@ -12,28 +13,36 @@ import dev.ballast.weight.WeightPolicy;
  * @param weightPolicy how weights in writes are read
  * @param defaultWeight weight of an instance registered without one
  * @param leaseTtlSeconds lease TTL of an instance registered without one
- * @param maxUnroutablePercent share of nominal weight operator actions may take away
+ * @param maxUnroutable how much of each scope's capacity the actions of operators and
+ * registrants may take away ({@link MaxUnroutable})
+ * @param maxUnroutablePercent the percent a traffic shift is held to; equal to
+ * {@code maxUnroutable} when that is a percent
  * @param maxEjectionPercent share of nominal weight lease expiry may take away at once
  * @param revision the service's current revision
  */
 public record ServiceSettings(ServiceName name, WeightPolicy weightPolicy, Weight defaultWeight, int leaseTtlSeconds,
-		int maxUnroutablePercent, int maxEjectionPercent, long revision) {
+		MaxUnroutable maxUnroutable, int maxUnroutablePercent, int maxEjectionPercent, long revision) {
 
 	public ServiceSettings {
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(weightPolicy, "weightPolicy");
 		Objects.requireNonNull(defaultWeight, "defaultWeight");
+		Objects.requireNonNull(maxUnroutable, "maxUnroutable");
+		if (maxUnroutable.percent() && maxUnroutable.value() != maxUnroutablePercent) {
+			throw new IllegalArgumentException("maxUnroutable %s and maxUnroutablePercent %d disagree"
+				.formatted(maxUnroutable, maxUnroutablePercent));
+		}
 	}
 
 	ServiceSettings withRevision(long newRevision) {
-		return new ServiceSettings(name, weightPolicy, defaultWeight, leaseTtlSeconds, maxUnroutablePercent,
-				maxEjectionPercent, newRevision);
+		return new ServiceSettings(name, weightPolicy, defaultWeight, leaseTtlSeconds, maxUnroutable,
+				maxUnroutablePercent, maxEjectionPercent, newRevision);
 	}
 
 	boolean sameSettingsAs(ServiceSettings other) {
 		return weightPolicy == other.weightPolicy && defaultWeight.equals(other.defaultWeight)
-				&& leaseTtlSeconds == other.leaseTtlSeconds && maxUnroutablePercent == other.maxUnroutablePercent
-				&& maxEjectionPercent == other.maxEjectionPercent;
+				&& leaseTtlSeconds == other.leaseTtlSeconds && maxUnroutable.equals(other.maxUnroutable)
+				&& maxUnroutablePercent == other.maxUnroutablePercent && maxEjectionPercent == other.maxEjectionPercent;
 	}
 
 }

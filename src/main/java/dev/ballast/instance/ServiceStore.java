@@ -2,12 +2,15 @@ package dev.ballast.instance;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 import dev.ballast.database.CommitBatch;
+import dev.ballast.weight.MaxUnroutable;
 import dev.ballast.weight.Weight;
 import dev.ballast.weight.WeightPolicy;
 
@@ -19,7 +22,7 @@ import org.springframework.stereotype.Repository;
 class ServiceStore {
 
 	private static final String COLUMNS = "name, weight_policy, default_weight, lease_ttl_seconds, "
-			+ "max_unroutable_percent, max_ejection_percent, revision";
+			+ "max_unroutable_percent, max_unroutable_count, max_ejection_percent, revision";
 
 	/**
 	 * The instances {@link Instance#heldOut()} counts in the guard's budget, as SQL over
@@ -34,13 +37,26 @@ class ServiceStore {
 			  FROM unnest(?::text[], ?::int8[]) AS r(name, revision)
 			 WHERE service.name = r.name""", "text", "int8");
 
+	/**
+	 * A service's guard base, as SQL beside the sums of its instances: its capacity, or
+	 * the highest live service-wide peak above it ({@link CapacityPeaks}). Takes the
+	 * instant as its one parameter.
+	 */
+	private static final String BASE = """
+			greatest(coalesce(sum(i.nominal_weight), 0),
+			         (SELECT coalesce(max(p.capacity), 0) FROM capacity_peak p
+			           WHERE p.service = %s AND p.scope = 'service' AND p.until > ?))""";
+
 	private final JdbcClient jdbc;
 
 	private final CommitBatch batch;
 
-	ServiceStore(JdbcClient jdbc, CommitBatch batch) {
+	private final Clock clock;
+
+	ServiceStore(JdbcClient jdbc, CommitBatch batch, Clock clock) {
 		this.jdbc = jdbc;
 		this.batch = batch;
+		this.clock = clock;
 	}
 
 	Optional<ServiceSettings> find(ServiceName name) {
@@ -94,11 +110,13 @@ class ServiceStore {
 	void update(ServiceSettings settings) {
 		jdbc.sql("""
 				UPDATE service SET weight_policy = ?, default_weight = ?, lease_ttl_seconds = ?,
-				       max_unroutable_percent = ?, max_ejection_percent = ?, revision = ?, updated_at = now()
+				       max_unroutable_percent = ?, max_unroutable_count = ?, max_ejection_percent = ?, revision = ?,
+				       updated_at = now()
 				 WHERE name = ?""")
 			.params(settings.weightPolicy().name(), settings.defaultWeight().value(), settings.leaseTtlSeconds(),
-					settings.maxUnroutablePercent(), settings.maxEjectionPercent(), settings.revision(),
-					settings.name().value())
+					settings.maxUnroutablePercent(),
+					settings.maxUnroutable().percent() ? null : settings.maxUnroutable().value(),
+					settings.maxEjectionPercent(), settings.revision(), settings.name().value())
 			.update();
 	}
 
@@ -111,13 +129,14 @@ class ServiceStore {
 				SELECT s.name, s.revision, s.max_unroutable_percent, s.weight_policy, count(i.id) AS instances,
 				       count(i.id) FILTER (WHERE i.effective_weight > 0) AS routable,
 				       coalesce(sum(i.effective_weight), 0) AS total_effective_weight,
-				       coalesce(sum(i.nominal_weight), 0) AS nominal_weight,
-				       coalesce(sum(i.nominal_weight) FILTER (WHERE %s), 0) AS unroutable_weight,
+				       %1$s AS nominal_weight,
+				       %1$s - coalesce(sum(i.nominal_weight) FILTER (WHERE NOT %2$s), 0) AS unroutable_weight,
 				       (SELECT r.id FROM release r
 				         WHERE r.service = s.name AND r.state IN ('ACTIVE', 'PAUSED')) AS release_under_way
 				  FROM service s LEFT JOIN instance i ON i.service = s.name
 				 GROUP BY s.name, s.revision, s.max_unroutable_percent, s.weight_policy
-				 ORDER BY s.name""".formatted(HELD_OUT))
+				 ORDER BY s.name""".formatted(BASE.formatted("s.name"), HELD_OUT))
+			.params(Timestamp.from(clock.instant()), Timestamp.from(clock.instant()))
 			.query((rs, row) -> new ServiceSummary(rs.getString("name"), rs.getInt("instances"), rs.getInt("routable"),
 					rs.getLong("total_effective_weight"), rs.getLong("revision"), rs.getLong("nominal_weight"),
 					rs.getLong("unroutable_weight"), rs.getInt("max_unroutable_percent"),
@@ -164,13 +183,14 @@ class ServiceStore {
 				       count(*) FILTER (WHERE ejected) AS ejected,
 				       count(*) FILTER (WHERE health = 'CRITICAL' AND NOT ejected) AS held,
 				       coalesce(sum(nominal_weight) FILTER (WHERE ejected), 0) AS ejected_weight,
-				       coalesce(sum(nominal_weight) FILTER (WHERE %s), 0) AS unroutable_weight
-				  FROM instance WHERE service = ?""".formatted(HELD_OUT))
-			.param(name.value())
+				       coalesce(sum(nominal_weight) FILTER (WHERE %s), 0) AS unroutable_weight,
+				       %s AS guard_base
+				  FROM instance i WHERE service = ?""".formatted(HELD_OUT, BASE.formatted("?")))
+			.params(name.value(), Timestamp.from(clock.instant()), name.value())
 			.query((rs, row) -> new ServiceCounts(rs.getInt("instances"), rs.getInt("routable"), rs.getInt("passing"),
 					rs.getInt("critical"), rs.getLong("nominal_weight"), rs.getLong("total_effective_weight"),
 					rs.getInt("ejected"), rs.getInt("held"), rs.getLong("ejected_weight"),
-					rs.getLong("unroutable_weight")))
+					rs.getLong("unroutable_weight"), rs.getLong("guard_base")))
 			.single();
 	}
 
@@ -183,11 +203,13 @@ class ServiceStore {
 	 * they can share a row with an instance's).
 	 */
 	static ServiceSettings settings(ResultSet rs, String prefix) throws SQLException {
+		int percent = rs.getInt(prefix + "max_unroutable_percent");
+		Integer count = rs.getObject(prefix + "max_unroutable_count", Integer.class);
 		return new ServiceSettings(ServiceName.of(rs.getString(prefix + "name")),
 				WeightPolicy.valueOf(rs.getString(prefix + "weight_policy")),
 				Weight.of(rs.getInt(prefix + "default_weight")), rs.getInt(prefix + "lease_ttl_seconds"),
-				rs.getInt(prefix + "max_unroutable_percent"), rs.getInt(prefix + "max_ejection_percent"),
-				rs.getLong(prefix + "revision"));
+				count == null ? MaxUnroutable.percentOf(percent) : MaxUnroutable.count(count), percent,
+				rs.getInt(prefix + "max_ejection_percent"), rs.getLong(prefix + "revision"));
 	}
 
 }

@@ -13,8 +13,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param routable instances with an effective weight above 0
  * @param totalEffectiveWeight sum of effective weights
  * @param revision the service's revision
- * @param nominalWeight sum of nominal weights, the base of the guard's budget
- * @param unroutableWeight nominal weight held out of rotation, as the guard counts it
+ * @param nominalWeight the guard's base in the service scope
+ * @param unroutableWeight what the guard counts as unroutable in it
  * @param maxUnroutablePercent the guard's limit
  * @param weightPolicy STRICT or NORMALIZE
  * @param releaseUnderWay id of the active or paused release, if any
@@ -24,10 +24,11 @@ record ServiceSummary(@Schema(example = "payments") String name, @Schema(minimum
 		@Schema(minimum = "0") int routable, @Schema(minimum = "0") long totalEffectiveWeight,
 		@Schema(minimum = "0") long revision,
 		@Schema(minimum = "0",
-				description = "Sum of the instances' nominal weights; the guard's budget "
-						+ "(maxUnroutablePercent) is a share of it") long nominalWeight,
-		@Schema(minimum = "0", description = "Nominal weight of the instances held out of rotation (draining, "
-				+ "drained, in maintenance, held at weight 0 by hand, or ejected): the budget in use") long unroutableWeight,
+				description = "The guard's base: the sum of the instances' nominal weights, or the capacity "
+						+ "within the capacity window when that was higher") long nominalWeight,
+		@Schema(minimum = "0",
+				description = "The base less the nominal weight in rotation: what is held out "
+						+ "and capacity that left within the window; the budget in use") long unroutableWeight,
 		@Schema(minimum = "0", maximum = "100", example = "25") int maxUnroutablePercent, WeightPolicy weightPolicy,
 		@JsonInclude(JsonInclude.Include.NON_NULL) @Schema(
 				description = "Id of the release (traffic shift) under " + "way, active or paused; absent when none",

@@ -9,6 +9,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 @Schema(name = "Service")
 record ServiceView(@Schema(example = "payments") String name, WeightPolicy weightPolicy, Weight defaultWeight,
 		@Schema(minimum = "5", maximum = "300", example = "30") int leaseTtlSeconds,
+		@Schema(description = SettingsView.MAX_UNROUTABLE, example = "25%") String maxUnroutable,
 		@Schema(minimum = "0", maximum = "100", example = "25") int maxUnroutablePercent,
 		@Schema(minimum = "0", maximum = "100", example = "20") int maxEjectionPercent,
 		@Schema(minimum = "0", example = "42") long revision,
@@ -16,21 +17,22 @@ record ServiceView(@Schema(example = "payments") String name, WeightPolicy weigh
 		@Schema(description = "Instances with effectiveWeight > 0", minimum = "0") int routable,
 		@Schema(description = "Instances whose lease is current", minimum = "0") int passing,
 		@Schema(description = "Instances whose lease expired", minimum = "0") int critical,
-		@Schema(description = "Sum of the instances' nominal weights: the configured weight, or the last positive "
-				+ "weight of an instance an operator or a registrant holds at 0. The guard's budget (maxUnroutablePercent) "
-				+ "is a share of it", minimum = "0") long nominalWeight,
+		@Schema(description = "The guard's base: the sum of the instances' nominal weights (the configured weight, "
+				+ "or the last positive weight of an instance held at 0 by hand), or the service's capacity within the "
+				+ "capacity window when that was higher (a weight lowered, an instance deregistered). "
+				+ "maxUnroutable is counted against it", minimum = "0") long nominalWeight,
 		@Schema(description = "Sum of effective weights", minimum = "0") long totalEffectiveWeight,
-		@Schema(description = "Nominal weight of the instances held out of rotation (draining, drained, in "
-				+ "maintenance, held at weight 0 by hand, or ejected): the guard's budget in use",
-				minimum = "0") long unroutableWeight,
+		@Schema(description = "The base less the nominal weight of the instances in rotation: what is held out "
+				+ "(draining, drained, in maintenance, held at weight 0 by hand, or ejected) and capacity that left "
+				+ "within the window; the guard's budget in use", minimum = "0") long unroutableWeight,
 		EjectionView ejection) {
 
 	static ServiceView of(ServiceSettings settings, ServiceCounts counts) {
 		return new ServiceView(settings.name().value(), settings.weightPolicy(), settings.defaultWeight(),
-				settings.leaseTtlSeconds(), settings.maxUnroutablePercent(), settings.maxEjectionPercent(),
-				settings.revision(), counts.instances(), counts.routable(), counts.passing(), counts.critical(),
-				counts.nominalWeight(), counts.totalEffectiveWeight(), counts.unroutableWeight(),
-				EjectionView.of(settings, counts));
+				settings.leaseTtlSeconds(), settings.maxUnroutable().toString(), settings.maxUnroutablePercent(),
+				settings.maxEjectionPercent(), settings.revision(), counts.instances(), counts.routable(),
+				counts.passing(), counts.critical(), counts.guardBase(), counts.totalEffectiveWeight(),
+				counts.guardUnroutable(), EjectionView.of(settings, counts));
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.ballast.instance;
 
 import dev.ballast.web.Expectation;
+import dev.ballast.weight.MaxUnroutable;
 import dev.ballast.weight.WeightPolicy;
 import dev.ballast.weight.Weight;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -19,6 +20,8 @@ record SettingsEdit(
 		@Schema(minimum = "5", maximum = "300", example = "30",
 				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = TTL) @Min(value = 5,
 						message = TTL) @Max(value = 300, message = TTL) Integer leaseTtlSeconds,
+		@Schema(description = SettingsView.MAX_UNROUTABLE, example = "1",
+				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = LIMIT) String maxUnroutable,
 		@Schema(minimum = "0", maximum = "100", example = "25",
 				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = PERCENT) @Min(value = 0,
 						message = PERCENT) @Max(value = 100, message = PERCENT) Integer maxUnroutablePercent,
@@ -31,5 +34,7 @@ record SettingsEdit(
 	static final String TTL = "must be an integer from 5 to 300";
 
 	static final String PERCENT = "must be an integer from 0 to 100";
+
+	static final String LIMIT = "must be " + MaxUnroutable.EXPECTED;
 
 }

@@ -8,14 +8,22 @@ import io.swagger.v3.oas.annotations.media.Schema;
 @Schema(name = "ServiceSettings")
 public record SettingsView(@Schema(example = "payments") String name, WeightPolicy weightPolicy, Weight defaultWeight,
 		@Schema(minimum = "5", maximum = "300", example = "30") int leaseTtlSeconds,
-		@Schema(minimum = "0", maximum = "100", example = "25") int maxUnroutablePercent,
+		@Schema(description = MAX_UNROUTABLE, example = "25%") String maxUnroutable,
+		@Schema(minimum = "0", maximum = "100", example = "25",
+				description = "The percent a traffic shift is held to; maxUnroutable's value when that is a "
+						+ "percent. Setting it alone sets maxUnroutable to that percent") int maxUnroutablePercent,
 		@Schema(minimum = "0", maximum = "100", example = "20") int maxEjectionPercent,
 		@Schema(minimum = "0", example = "42") long revision) {
 
+	static final String MAX_UNROUTABLE = "The guard's budget: how much of the service's, and of each zone's, "
+			+ "capacity the actions of operators and registrants may take out of rotation, as a count of instances "
+			+ "(\"1\") or a percent of the capacity (\"25%\"). A percent also admits one instance at a time "
+			+ "while nothing else in the scope is out";
+
 	static SettingsView of(ServiceSettings settings) {
 		return new SettingsView(settings.name().value(), settings.weightPolicy(), settings.defaultWeight(),
-				settings.leaseTtlSeconds(), settings.maxUnroutablePercent(), settings.maxEjectionPercent(),
-				settings.revision());
+				settings.leaseTtlSeconds(), settings.maxUnroutable().toString(), settings.maxUnroutablePercent(),
+				settings.maxEjectionPercent(), settings.revision());
 	}
 
 }

@@ -1,6 +1,8 @@
 package dev.ballast.instance;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -47,9 +49,15 @@ public class WritePath {
 
 	private final WriteBehind behind;
 
+	private final CapacityPeaks peaks;
+
+	private final GuardSettings guardSettings;
+
 	WritePath(ServiceStore services, InstanceStore instances, BudgetGuard guard, ApplicationEventPublisher events,
 			ObjectProvider<InstanceChanges> changeFollowers, AuditTrail audit, Clock clock, GroupCommit groups,
-			WriteBehind behind) {
+			WriteBehind behind, CapacityPeaks peaks, GuardSettings guardSettings) {
+		this.peaks = peaks;
+		this.guardSettings = guardSettings;
 		this.changeFollowers = changeFollowers;
 		this.groups = groups;
 		this.behind = behind;
@@ -202,6 +210,18 @@ public class WritePath {
 
 	AuditTrail audit() {
 		return audit;
+	}
+
+	CapacityPeaks peaks() {
+		return peaks;
+	}
+
+	Duration capacityWindow() {
+		return guardSettings.capacityWindow();
+	}
+
+	Instant now() {
+		return clock.instant();
 	}
 
 	/** Stores a changed instance under a new revision and announces it. */

@@ -127,7 +127,7 @@ class Releases {
 	ReleaseView abort(ServiceName service, long id) {
 		LockedService locked = path.lock(service);
 		Release release = underWay(service, id);
-		Changes restore = locked.changes(Guard.none());
+		Changes restore = locked.changes(Guard.none()).shifting();
 		for (Instance instance : locked.instances()) {
 			Integer before = release.original().get(instance.id().value());
 			if (before != null) {
@@ -203,7 +203,8 @@ class Releases {
 		split(weights, from, release.totalWeight() - toTotal, release);
 		Changes changes = locked
 			.changes(Guard.of("release %d at %d%%".formatted(release.id(), percent), force, howToForce(percentBefore)))
-			.scope(capacity(release, to, from, percentBefore, percent));
+			.scope(capacity(release, to, from, percentBefore, percent))
+			.shifting();
 		for (Instance instance : concat(from, to)) {
 			changes.put(instance, instance.shiftedTo(weights.get(instance.id().value())));
 		}

@@ -2,81 +2,146 @@ package dev.ballast.weight;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
- * The guard on operator and registrant actions: at most {@code maxPercent} of a service's
- * nominal weight (the sum of its instances' {@link NominalWeight}s) may be unroutable
- * through drains, maintenance, weight edits to 0 and ejections, and no zone may lose more
- * than the same share of its own nominal weight. A traffic shift is a scope of its own
- * ({@link #shift}): the share of the moved load that the receiving group cannot carry
- * counts as unroutable. Checked in whole weight units, so rounding never lets an action
- * through that the percentage forbids.
+ * The guard on the actions of operators and registrants. In the service and in each zone
+ * (a scope), the unroutable capacity is the scope's <em>base</em> less what still serves
+ * in it, and an action may raise it only within {@link MaxUnroutable}.
+ * <p>
+ * The base is the scope's capacity (the sum of its instances' {@link NominalWeight}s) at
+ * its highest within a window: a capacity that left the scope (a weight lowered, an
+ * instance moved to another zone or deregistered) is remembered as a {@link CapacityPeak}
+ * until the window ends. So the guarded actions cannot lower the base they are counted
+ * against: lowering a weight from 100 to 1 takes 99 of it away (not nothing), moving an
+ * instance out of a zone takes its capacity out of that zone, and a sequence of small
+ * steps adds up to what it takes. A replacement that brings the capacity back lifts the
+ * scope to its peak again, so a rolling restart under new ids leaves nothing unroutable.
+ * <p>
+ * A traffic shift is a scope of its own ({@link #shift}): the share of the moved load
+ * that the receiving group cannot carry counts as unroutable. Checked in whole weight
+ * units, so rounding never lets an action through that the percentage forbids.
  */
 public final class UnroutableBudget {
+
+	/** The name of the service-wide scope. */
+	public static final String SERVICE = "service";
 
 	private UnroutableBudget() {
 	}
 
 	/**
-	 * Whether taking {@code proposed} out of rotation keeps the service within its
-	 * budget.
-	 * @param members every instance of the service, with whether it is already unroutable
-	 * @param proposed ids of the instances the action would make unroutable
-	 * @param maxPercent the service's maxUnroutablePercent, 0 to 100
-	 * @return empty when allowed, else the first limit it would break
+	 * The scopes of a change from {@code before} to {@code after}: the service, then one
+	 * per zone in name order (every zone that has members before or after, or a live
+	 * peak).
+	 * @param before the service's instances before the change
+	 * @param after its instances after the change
+	 * @param peaks the service's capacity peaks (those not live at {@code now} are
+	 * ignored)
+	 * @param now the change's time
 	 */
-	public static Optional<Breach> check(Collection<Member> members, Set<String> proposed, int maxPercent) {
-		return check(scopes(members, proposed), maxPercent);
-	}
-
-	/**
-	 * The first scope, in the order given, whose unroutable weight the action would raise
-	 * past {@code maxPercent} of its nominal weight.
-	 */
-	public static Optional<Breach> check(List<Scope> scopes, int maxPercent) {
-		if (maxPercent < 0 || maxPercent > 100) {
-			throw new IllegalArgumentException("maxPercent must be from 0 to 100; got " + maxPercent);
-		}
-		return scopes.stream().map(scope -> scope.breach(maxPercent)).flatMap(Optional::stream).findFirst();
-	}
-
-	/** The service scope, then one per zone in name order. */
-	public static List<Scope> scopes(Collection<Member> members, Set<String> proposed) {
+	public static List<Scope> scopes(Collection<Member> before, Collection<Member> after,
+			Collection<CapacityPeak> peaks, Instant now) {
+		List<CapacityPeak> live = peaks.stream().filter(peak -> peak.liveAt(now)).toList();
+		TreeSet<String> zones = new TreeSet<>();
+		before.stream().map(Member::zone).filter(Objects::nonNull).forEach(zones::add);
+		after.stream().map(Member::zone).filter(Objects::nonNull).forEach(zones::add);
+		live.stream()
+			.map(CapacityPeak::scope)
+			.filter(scope -> !scope.equals(SERVICE))
+			.forEach(scope -> zones.add(scope.substring("zone ".length())));
 		List<Scope> scopes = new ArrayList<>();
-		scopes.add(scope("service", members, proposed));
-		Map<String, List<Member>> zones = new TreeMap<>();
-		members.stream()
-			.filter(member -> member.zone() != null)
-			.forEach(member -> zones.computeIfAbsent(member.zone(), zone -> new ArrayList<>()).add(member));
-		zones.forEach((zone, inZone) -> scopes.add(scope("zone " + zone, inZone, proposed)));
+		scopes.add(scope(SERVICE, member -> true, before, after, live));
+		for (String zone : zones) {
+			scopes.add(scope(zoneScope(zone), member -> zone.equals(member.zone()), before, after, live));
+		}
 		return scopes;
 	}
 
-	private static Scope scope(String name, Collection<Member> members, Set<String> proposed) {
-		long nominal = 0;
-		long before = 0;
-		long after = 0;
-		List<String> holders = new ArrayList<>();
-		for (Member member : members) {
-			nominal += member.weight();
-			if (member.unroutable()) {
-				before += member.weight();
-				after += member.weight();
-				holders.add(member.id());
-			}
-			else if (proposed.contains(member.id())) {
-				after += member.weight();
-			}
+	/** The scope name of a zone. */
+	public static String zoneScope(String zone) {
+		return "zone " + zone;
+	}
+
+	/**
+	 * The first scope, in the order given, whose unroutable capacity the action would
+	 * raise past {@code limit}.
+	 */
+	public static Optional<Breach> check(List<Scope> scopes, MaxUnroutable limit) {
+		Objects.requireNonNull(limit, "limit");
+		return scopes.stream().map(scope -> scope.breach(limit)).flatMap(Optional::stream).findFirst();
+	}
+
+	/**
+	 * The peaks a change from {@code before} to {@code after} leaves: one for each scope
+	 * whose capacity it lowers, at the capacity it had, counting until {@code until}.
+	 */
+	public static List<CapacityPeak> peaks(Collection<Member> before, Collection<Member> after, Instant until,
+			String cause) {
+		List<CapacityPeak> peaks = new ArrayList<>();
+		Map<String, long[]> capacities = new HashMap<>();
+		before.forEach(member -> add(capacities, member, 0));
+		after.forEach(member -> add(capacities, member, 1));
+		capacities.entrySet()
+			.stream()
+			.sorted(Map.Entry.comparingByKey())
+			.filter(entry -> entry.getValue()[1] < entry.getValue()[0])
+			.forEach(entry -> peaks.add(new CapacityPeak(entry.getKey(), entry.getValue()[0], until, cause)));
+		return peaks;
+	}
+
+	private static void add(Map<String, long[]> capacities, Member member, int side) {
+		capacities.computeIfAbsent(SERVICE, key -> new long[2])[side] += member.weight();
+		if (member.zone() != null) {
+			capacities.computeIfAbsent(zoneScope(member.zone()), key -> new long[2])[side] += member.weight();
 		}
-		return new Scope(name, nominal, before, after, holders);
+	}
+
+	private static Scope scope(String name, Predicate<Member> in, Collection<Member> before, Collection<Member> after,
+			List<CapacityPeak> live) {
+		List<Member> was = before.stream().filter(in).toList();
+		List<Member> is = after.stream().filter(in).toList();
+		List<CapacityPeak> departures = live.stream().filter(peak -> peak.scope().equals(name)).toList();
+		long peak = departures.stream().mapToLong(CapacityPeak::capacity).max().orElse(0);
+		long capacityBefore = sum(was, member -> true);
+		long baseBefore = Math.max(capacityBefore, peak);
+		// The capacity in effect until now counts too: it is the peak this change leaves.
+		long baseAfter = Math.max(Math.max(sum(is, member -> true), capacityBefore), peak);
+		long unroutableBefore = baseBefore - sum(was, member -> !member.unroutable());
+		long unroutableAfter = baseAfter - sum(is, member -> !member.unroutable());
+		Map<String, Long> largest = new HashMap<>();
+		was.forEach(member -> largest.merge(member.id(), (long) member.weight(), Math::max));
+		is.forEach(member -> largest.merge(member.id(), (long) member.weight(), Math::max));
+		List<String> holders = was.stream().filter(Member::unroutable).map(Member::id).toList();
+		List<String> holdings = new ArrayList<>();
+		was.stream().filter(Member::unroutable).forEach(member -> holdings.add(member.describe()));
+		departures.stream()
+			.filter(departure -> departure.capacity() > capacityBefore)
+			.forEach(departure -> holdings.add("capacity %d that left, counted until %s (%s)"
+				.formatted(departure.capacity() - capacityBefore, departure.until(), departure.cause())));
+		return new Scope(name, baseAfter, unroutableBefore, unroutableAfter, holders, holdings, out(was), out(is),
+				largest.values().stream().sorted(Comparator.reverseOrder()).toList());
+	}
+
+	/**
+	 * The instances out of rotation that carry capacity: one at weight 0 takes nothing.
+	 */
+	private static int out(List<Member> members) {
+		return (int) members.stream().filter(member -> member.unroutable() && member.weight() > 0).count();
+	}
+
+	private static long sum(List<Member> members, Predicate<Member> which) {
+		return members.stream().filter(which).mapToLong(Member::weight).sum();
 	}
 
 	/**
@@ -84,7 +149,7 @@ public final class UnroutableBudget {
 	 * moved; at {@code percent} the {@code to} group must carry that share of it with the
 	 * nominal weight of its members that can take traffic. What it cannot carry counts as
 	 * unroutable: going to 100% with a {@code to} group of half the capacity makes half
-	 * the load unroutable.
+	 * the load unroutable. It counts no instances, so only a percent limit admits it.
 	 * @param name the scope's name, e.g. {@code release 7}
 	 * @param fromNominal the from group's nominal weight before the shift
 	 * @param toCapable the nominal weight of the to group's members that can take traffic
@@ -95,7 +160,7 @@ public final class UnroutableBudget {
 	public static Scope shift(String name, long fromNominal, long toCapable, int percentBefore, int percentAfter,
 			List<String> holders) {
 		return new Scope(name, fromNominal, uncovered(fromNominal, toCapable, percentBefore),
-				uncovered(fromNominal, toCapable, percentAfter), holders);
+				uncovered(fromNominal, toCapable, percentAfter), holders, holders, 0, 0, List.of());
 	}
 
 	/** The moved load the to group cannot carry, rounded up against the action. */
@@ -119,10 +184,12 @@ public final class UnroutableBudget {
 	 *
 	 * @param id its id
 	 * @param zone its zone, or null
-	 * @param weight its configured weight
-	 * @param unroutable whether an operator action or an ejection already keeps it out
+	 * @param weight its capacity ({@link NominalWeight})
+	 * @param unroutable whether an operator action or an ejection keeps it out
+	 * @param holding why it is out and until when, for refusals (e.g. {@code draining}),
+	 * or null
 	 */
-	public record Member(String id, String zone, int weight, boolean unroutable) {
+	public record Member(String id, String zone, int weight, boolean unroutable, String holding) {
 
 		public Member {
 			Objects.requireNonNull(id, "id");
@@ -131,22 +198,38 @@ public final class UnroutableBudget {
 			}
 		}
 
+		public Member(String id, String zone, int weight, boolean unroutable) {
+			this(id, zone, weight, unroutable, null);
+		}
+
+		String describe() {
+			return holding == null ? id : id + " (" + holding + ")";
+		}
+
 	}
 
 	/**
 	 * One scope's figures before and after an action.
 	 *
 	 * @param name {@code service}, {@code zone <name>} or a shift's name
-	 * @param nominal the scope's nominal weight
-	 * @param before the weight unroutable now
-	 * @param after the weight unroutable after the action
+	 * @param nominal the scope's base after the action
+	 * @param before the capacity unroutable now
+	 * @param after the capacity unroutable after the action
 	 * @param holders the instances that hold the budget now
+	 * @param holdings what holds the budget now, in words: the instances out (why, until
+	 * when) and capacity that left within the window
+	 * @param outBefore the instances held out now
+	 * @param outAfter the instances held out after the action
+	 * @param largest the members' capacities, largest first
 	 */
-	public record Scope(String name, long nominal, long before, long after, List<String> holders) {
+	public record Scope(String name, long nominal, long before, long after, List<String> holders, List<String> holdings,
+			int outBefore, int outAfter, List<Long> largest) {
 
 		public Scope {
 			Objects.requireNonNull(name, "name");
 			holders = List.copyOf(holders);
+			holdings = List.copyOf(holdings);
+			largest = List.copyOf(largest);
 			if (nominal < 0 || before < 0 || after < 0) {
 				throw new IllegalArgumentException("weights must not be negative; got nominal %d, before %d, after %d"
 					.formatted(nominal, before, after));
@@ -154,12 +237,12 @@ public final class UnroutableBudget {
 		}
 
 		/** An action that takes nothing more away always passes, whatever stands now. */
-		Optional<Breach> breach(int maxPercent) {
-			if (after <= before || after * 100 <= nominal * maxPercent) {
+		Optional<Breach> breach(MaxUnroutable limit) {
+			if ((after <= before && outAfter <= outBefore) || limit.admits(nominal, after, outAfter, largest)) {
 				return Optional.empty();
 			}
-			return Optional.of(new Breach(name, maxPercent, percent(before, nominal), percent(after, nominal), nominal,
-					before, after, holders));
+			return Optional.of(new Breach(name, limit, percent(before, nominal), percent(after, nominal), nominal,
+					before, after, holders, holdings));
 		}
 
 	}
@@ -167,17 +250,19 @@ public final class UnroutableBudget {
 	/**
 	 * A limit an action would break.
 	 *
-	 * @param scope {@code service} or {@code zone <name>}
-	 * @param limitPercent the limit
+	 * @param scope {@code service}, {@code zone <name>} or a shift's name
+	 * @param limit the limit
 	 * @param currentPercent the share unroutable now
 	 * @param resultingPercent the share unroutable after the action
-	 * @param nominalWeight the scope's nominal weight
-	 * @param unroutableWeight the weight unroutable now
-	 * @param resultingWeight the weight that would be unroutable
+	 * @param nominalWeight the scope's base
+	 * @param unroutableWeight the capacity unroutable now
+	 * @param resultingWeight the capacity that would be unroutable
 	 * @param holders the instances that hold the budget now
+	 * @param holdings what holds the budget now, in words
 	 */
-	public record Breach(String scope, int limitPercent, BigDecimal currentPercent, BigDecimal resultingPercent,
-			long nominalWeight, long unroutableWeight, long resultingWeight, List<String> holders) {
+	public record Breach(String scope, MaxUnroutable limit, BigDecimal currentPercent, BigDecimal resultingPercent,
+			long nominalWeight, long unroutableWeight, long resultingWeight, List<String> holders,
+			List<String> holdings) {
 	}
 
 }

@@ -52,7 +52,8 @@ class GuardPropertiesTest {
 			.checkAssert((fromNominal, toCapable, maxPercent) -> {
 				UnroutableBudget.Scope scope = UnroutableBudget.shift("release 1", fromNominal, toCapable, 0, 100,
 						List.of());
-				boolean admitted = UnroutableBudget.check(List.of(scope), maxPercent).isEmpty();
+				boolean admitted = UnroutableBudget.check(List.of(scope), MaxUnroutable.percentOf(maxPercent))
+					.isEmpty();
 				boolean oldRule = (long) toCapable * 100 >= (long) fromNominal * (100 - maxPercent);
 				assertThat(admitted).as("from %d, to %d, limit %d%%", fromNominal, toCapable, maxPercent)
 					.isEqualTo(oldRule);
@@ -74,7 +75,7 @@ class GuardPropertiesTest {
 				UnroutableBudget.Scope up = UnroutableBudget.shift("r", fromNominal, toCapable, low, high, List.of());
 				assertThat(up.after()).isGreaterThanOrEqualTo(up.before());
 				UnroutableBudget.Scope down = UnroutableBudget.shift("r", fromNominal, toCapable, high, low, List.of());
-				assertThat(UnroutableBudget.check(List.of(down), 0)).isEmpty();
+				assertThat(UnroutableBudget.check(List.of(down), MaxUnroutable.percentOf(0))).isEmpty();
 				if (toCapable >= fromNominal) {
 					assertThat(up.after()).isZero();
 				}
@@ -84,9 +85,10 @@ class GuardPropertiesTest {
 	@Test
 	void aCanaryOfOneInFourCannotTakeAllButCanTakeAQuarter() {
 		UnroutableBudget.Scope all = UnroutableBudget.shift("release 7", 300, 100, 25, 100, List.of());
-		assertThat(UnroutableBudget.check(List.of(all), 25))
+		assertThat(UnroutableBudget.check(List.of(all), MaxUnroutable.DEFAULT))
 			.hasValueSatisfying(breach -> assertThat(breach.resultingWeight()).isEqualTo(200));
-		assertThat(UnroutableBudget.check(List.of(UnroutableBudget.shift("release 7", 300, 100, 5, 25, List.of())), 25))
+		assertThat(UnroutableBudget.check(List.of(UnroutableBudget.shift("release 7", 300, 100, 5, 25, List.of())),
+				MaxUnroutable.DEFAULT))
 			.isEmpty();
 	}
 

@@ -1,0 +1,92 @@
+package dev.ballast.weight;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The guard's budget, written like a PodDisruptionBudget's {@code maxUnavailable}: a
+ * count of instances ({@code "1"}) or a percent of a scope's capacity ({@code "25%"}). A
+ * percent also admits one instance at a time while nothing else in the scope is out (see
+ * {@link UnroutableBudget}), the way a PodDisruptionBudget rounds a percentage up to a
+ * whole pod, so that a service of one to three instances, or a zone of one, drains one
+ * instance at a time without force.
+ *
+ * @param value the count (0 to {@value #MAX_COUNT}) or the percent (0 to 100)
+ * @param percent whether {@code value} is a percent
+ */
+public record MaxUnroutable(int value, boolean percent) {
+
+	/** The largest count accepted. */
+	public static final int MAX_COUNT = 10_000;
+
+	/** What a valid text looks like, for refusals. */
+	public static final String EXPECTED = "a count of instances such as \"1\" (0 to " + MAX_COUNT
+			+ ") or a percent such as \"25%\" (0% to 100%)";
+
+	/**
+	 * The default: today's 25% for large services, one instance at a time for small ones.
+	 */
+	public static final MaxUnroutable DEFAULT = new MaxUnroutable(25, true);
+
+	private static final Pattern TEXT = Pattern.compile("(0|[1-9][0-9]{0,4})(%?)");
+
+	public MaxUnroutable {
+		if (value < 0 || value > (percent ? 100 : MAX_COUNT)) {
+			throw new IllegalArgumentException(
+					"maxUnroutable must be " + EXPECTED + "; got " + value + (percent ? "%" : ""));
+		}
+	}
+
+	public static MaxUnroutable percentOf(int percent) {
+		return new MaxUnroutable(percent, true);
+	}
+
+	public static MaxUnroutable count(int count) {
+		return new MaxUnroutable(count, false);
+	}
+
+	/** Reads the canonical text ({@code "1"}, {@code "25%"}); empty for anything else. */
+	public static Optional<MaxUnroutable> parse(String text) {
+		Matcher matcher = TEXT.matcher(text);
+		if (!matcher.matches()) {
+			return Optional.empty();
+		}
+		int value = Integer.parseInt(matcher.group(1));
+		boolean percent = !matcher.group(2).isEmpty();
+		if (value > (percent ? 100 : MAX_COUNT)) {
+			return Optional.empty();
+		}
+		return Optional.of(new MaxUnroutable(value, percent));
+	}
+
+	/**
+	 * Whether a scope may stand at {@code unroutable} of its {@code base} capacity with
+	 * {@code out} instances held out, {@code largest} being its members' capacities,
+	 * largest first.
+	 */
+	boolean admits(long base, long unroutable, int out, List<Long> largest) {
+		if (percent) {
+			return unroutable * 100 <= base * value || (value > 0 && withinCount(1, unroutable, out, largest));
+		}
+		return withinCount(value, unroutable, out, largest);
+	}
+
+	/**
+	 * At most {@code count} instances out, and no more capacity unroutable than the
+	 * {@code count} largest instances carry (so that lowering many weights a little
+	 * cannot add up to more than the instances the count allows).
+	 */
+	private static boolean withinCount(int count, long unroutable, int out, List<Long> largest) {
+		long allowed = largest.stream().limit(count).mapToLong(Long::longValue).sum();
+		return out <= count && unroutable <= allowed;
+	}
+
+	/** The canonical text: {@code "1"} or {@code "25%"}. */
+	@Override
+	public String toString() {
+		return percent ? value + "%" : Integer.toString(value);
+	}
+
+}
