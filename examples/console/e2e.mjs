@@ -144,21 +144,30 @@ try {
   await shot('05', 'weight-edited');
 
   step = '06 a drain the guard refuses is explained, force only after confirming';
-  // b holds 250 of 600 nominal: 41.7% > 25%.
+  // One instance may go while nothing else is out; with d in maintenance (100) b's 250
+  // would make 350 of 600 unroutable: 58.3% > 25%.
+  curl('POST', `/v1/services/${service}/instances/d/maintenance`, '{"reason":"e2e"}');
+  await page.locator('tr[data-instance="d"][data-mode="MAINTENANCE"]').waitFor();
   await row('b').getByRole('button', { name: 'Drain b' }).click();
   await page.getByRole('button', { name: 'Drain', exact: true }).click();
   const refusal = page.locator('#dialog-problem .guard');
   await refusal.waitFor();
   const explained = await refusal.textContent();
-  for (const expected of ['41.7%', '25%', 'service']) {
+  for (const expected of ['58.3%', '25%', 'service', 'd (in maintenance)']) {
     check(explained.includes(expected), `the refusal shows ${expected}: ${explained}`);
   }
+  // The budget is offered beside force; a bad one is refused naming why.
+  await page.getByLabel('Budget of shop (maxUnroutable)').fill('lots');
+  await page.getByRole('button', { name: 'Change the budget' }).click();
+  await refusal.locator('[role=status]', { hasText: 'maxUnroutable must be' }).waitFor();
   check(await page.locator('#dialog-submit').isDisabled(), 'force is disabled until confirmed');
   await page.getByLabel(/Force past the guard/).check();
   check(await page.locator('#dialog-submit').isEnabled(), 'force is enabled once confirmed');
   await shot('06', 'guard-refusal');
   await page.getByRole('button', { name: 'Cancel' }).click();
   check(await figure('b', 'effective').textContent() === '250', 'nothing was drained');
+  curl('POST', `/v1/services/${service}/instances/d/serve`, '{"warmupSeconds":0}');
+  await page.locator('tr[data-instance="d"][data-mode="SERVING"]').waitFor();
 
   step = '07 drain an instance and watch its bar go to 0';
   await row('c').getByRole('button', { name: 'Drain c' }).click();
@@ -213,7 +222,8 @@ try {
   check(leaked.length === 0, `the token went into a URL: ${leaked[0]}`);
   check(problems.length === 0, problems.join('; '));
   // The guard's refusal is the one refused call the run makes.
-  const unexpected = refused.filter((line) => line !== 'POST /v1/services/shop/instances/b/drain 409');
+  const unexpected = refused.filter((line) => line !== 'POST /v1/services/shop/instances/b/drain 409'
+    && line !== 'PATCH /v1/services/shop 422');
   check(unexpected.length === 0, `refused calls: ${unexpected.join(', ')}`);
 
   console.log(`console e2e PASS: first load ${firstLoadBytes} bytes in ${firstLoadRequests} requests; `

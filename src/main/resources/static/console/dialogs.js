@@ -3,7 +3,7 @@
 // offers force only after an explicit confirmation; a stale ETag (412) is refreshed and
 // the operator asked to look again.
 
-import { Refused } from './api.js';
+import { Refused, call } from './api.js';
 import { h, say } from './dom.js';
 
 const dialog = () => document.getElementById('dialog');
@@ -105,14 +105,18 @@ function value(field) {
   return raw === '' ? undefined : raw;
 }
 
-/** The guard's refusal: what would break, its figures, who holds the budget, and force. */
+/**
+ * The guard's refusal: what would break, its figures, who holds the budget, the setting
+ * that would admit the action (an operator may change it here, audited like any settings
+ * edit), and force, offered only after an explicit confirmation.
+ */
 function guardRefusal(problem, submit, confirm) {
   const g = problem.guard;
   const rows = [
     ['Scope', g.scope],
     ['Unroutable now', `${g.currentPercent}% (${g.unroutableWeight} of ${g.nominalWeight})`],
     ['After this action', `${g.resultingPercent}% (${g.resultingWeight} of ${g.nominalWeight})`],
-    ['Limit (maxUnroutablePercent)', `${g.limitPercent}%`],
+    ['Limit (maxUnroutable)', g.maxUnroutable],
     ['Budget held by', g.holders?.length ? g.holders.join(', ') : 'no instance'],
   ];
   const checkbox = h('input', {
@@ -126,10 +130,35 @@ function guardRefusal(problem, submit, confirm) {
     h('p', {}, h('strong', {}, 'The guard refused: '), problem.detail),
     h('table', { class: 'figures' }, h('caption', {}, 'Guard figures'),
       h('tbody', {}, rows.map(([name, text]) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, text))))),
+    budgetSetting(problem),
     h('div', { class: 'confirm' }, checkbox,
       h('label', { for: 'force-confirm' },
         `I accept that ${g.resultingPercent}% of the nominal weight of ${g.scope} becomes unroutable. `
         + 'Force past the guard (the call is audited as forced).')));
+}
+
+/** The service's budget, editable in place: a count ("1") or a percent ("25%"). */
+function budgetSetting(problem) {
+  const service = /^\/v1\/services\/([^/]+)/.exec(problem.instance || '')?.[1];
+  if (!service) {
+    return null;
+  }
+  const field = h('input', { id: 'budget-setting', value: problem.guard.maxUnroutable, size: 6,
+    'aria-describedby': 'budget-setting-help' });
+  const note = h('span', { class: 'help', role: 'status' });
+  const save = h('button', { type: 'button', onclick: async () => {
+    try {
+      const saved = await call('PATCH', `/v1/services/${service}`, { body: { maxUnroutable: field.value.trim() } });
+      note.textContent = `maxUnroutable is now ${saved.body.maxUnroutable}; send the action again.`;
+    } catch (error) {
+      note.textContent = error instanceof Refused ? (error.problem.errors?.[0]?.detail || error.problem.detail)
+        : error.message;
+    }
+  } }, 'Change the budget');
+  return h('div', { class: 'field budget' },
+    h('label', { for: 'budget-setting' }, `Budget of ${service} (maxUnroutable)`), field, save, note,
+    h('p', { class: 'help', id: 'budget-setting-help' },
+      'A count of instances ("1") or a percent of the capacity ("25%"); changing it is audited.'));
 }
 
 function refusal(error) {

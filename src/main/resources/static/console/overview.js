@@ -59,7 +59,7 @@ function row(s) {
     })),
     h('td', {}, bar(used, 100, {
       label: `${s.name} guard budget in use`, kind: budgetKind, limit: s.maxUnroutablePercent,
-      text: `${used}% (limit ${s.maxUnroutablePercent}%)`,
+      text: `${used}% (limit ${s.maxUnroutable})`,
     })),
     h('td', {}, s.weightPolicy),
     h('td', {}, s.releaseUnderWay

@@ -78,7 +78,7 @@ export function servicePage(view, name, session) {
           })),
           h('dt', {}, 'Guard budget in use'), h('dd', { id: 'budget' }, bar(used, 100, {
             label: 'guard budget in use', kind, limit: s.maxUnroutablePercent,
-            text: `${used}% of nominal (limit ${s.maxUnroutablePercent}%)`,
+            text: `${used}% of nominal (limit maxUnroutable ${s.maxUnroutable})`,
           }))));
     } catch (error) {
       say(`Could not read ${name}: ${error.message}`, 'error');

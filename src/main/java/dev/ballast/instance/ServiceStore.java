@@ -126,7 +126,8 @@ class ServiceStore {
 	 */
 	List<ServiceSummary> summaries() {
 		return jdbc.sql("""
-				SELECT s.name, s.revision, s.max_unroutable_percent, s.weight_policy, count(i.id) AS instances,
+				SELECT s.name, s.revision, s.max_unroutable_percent, s.max_unroutable_count, s.weight_policy,
+				       count(i.id) AS instances,
 				       count(i.id) FILTER (WHERE i.effective_weight > 0) AS routable,
 				       coalesce(sum(i.effective_weight), 0) AS total_effective_weight,
 				       %1$s AS nominal_weight,
@@ -134,13 +135,14 @@ class ServiceStore {
 				       (SELECT r.id FROM release r
 				         WHERE r.service = s.name AND r.state IN ('ACTIVE', 'PAUSED')) AS release_under_way
 				  FROM service s LEFT JOIN instance i ON i.service = s.name
-				 GROUP BY s.name, s.revision, s.max_unroutable_percent, s.weight_policy
+				 GROUP BY s.name, s.revision, s.max_unroutable_percent, s.max_unroutable_count, s.weight_policy
 				 ORDER BY s.name""".formatted(BASE.formatted("s.name"), HELD_OUT))
 			.params(Timestamp.from(clock.instant()), Timestamp.from(clock.instant()))
 			.query((rs, row) -> new ServiceSummary(rs.getString("name"), rs.getInt("instances"), rs.getInt("routable"),
 					rs.getLong("total_effective_weight"), rs.getLong("revision"), rs.getLong("nominal_weight"),
-					rs.getLong("unroutable_weight"), rs.getInt("max_unroutable_percent"),
-					WeightPolicy.valueOf(rs.getString("weight_policy")), rs.getObject("release_under_way", Long.class)))
+					rs.getLong("unroutable_weight"), maxUnroutable(rs, "").toString(),
+					rs.getInt("max_unroutable_percent"), WeightPolicy.valueOf(rs.getString("weight_policy")),
+					rs.getObject("release_under_way", Long.class)))
 			.list();
 	}
 
@@ -198,17 +200,22 @@ class ServiceStore {
 		return settings(rs, "");
 	}
 
+	/** The budget: a count when {@code max_unroutable_count} is set, else the percent. */
+	private static MaxUnroutable maxUnroutable(ResultSet rs, String prefix) throws SQLException {
+		Integer count = rs.getObject(prefix + "max_unroutable_count", Integer.class);
+		return count == null ? MaxUnroutable.percentOf(rs.getInt(prefix + "max_unroutable_percent"))
+				: MaxUnroutable.count(count);
+	}
+
 	/**
 	 * Settings from a row whose service columns are named with {@code prefix} (so that
 	 * they can share a row with an instance's).
 	 */
 	static ServiceSettings settings(ResultSet rs, String prefix) throws SQLException {
-		int percent = rs.getInt(prefix + "max_unroutable_percent");
-		Integer count = rs.getObject(prefix + "max_unroutable_count", Integer.class);
 		return new ServiceSettings(ServiceName.of(rs.getString(prefix + "name")),
 				WeightPolicy.valueOf(rs.getString(prefix + "weight_policy")),
 				Weight.of(rs.getInt(prefix + "default_weight")), rs.getInt(prefix + "lease_ttl_seconds"),
-				count == null ? MaxUnroutable.percentOf(percent) : MaxUnroutable.count(count), percent,
+				maxUnroutable(rs, prefix), rs.getInt(prefix + "max_unroutable_percent"),
 				rs.getInt(prefix + "max_ejection_percent"), rs.getLong(prefix + "revision"));
 	}
 

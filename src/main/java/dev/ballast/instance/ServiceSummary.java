@@ -15,7 +15,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param revision the service's revision
  * @param nominalWeight the guard's base in the service scope
  * @param unroutableWeight what the guard counts as unroutable in it
- * @param maxUnroutablePercent the guard's limit
+ * @param maxUnroutable the guard's limit
+ * @param maxUnroutablePercent the percent traffic shifts are held to
  * @param weightPolicy STRICT or NORMALIZE
  * @param releaseUnderWay id of the active or paused release, if any
  */
@@ -29,6 +30,7 @@ record ServiceSummary(@Schema(example = "payments") String name, @Schema(minimum
 		@Schema(minimum = "0",
 				description = "The base less the nominal weight in rotation: what is held out "
 						+ "and capacity that left within the window; the budget in use") long unroutableWeight,
+		@Schema(description = SettingsView.MAX_UNROUTABLE, example = "25%") String maxUnroutable,
 		@Schema(minimum = "0", maximum = "100", example = "25") int maxUnroutablePercent, WeightPolicy weightPolicy,
 		@JsonInclude(JsonInclude.Include.NON_NULL) @Schema(
 				description = "Id of the release (traffic shift) under " + "way, active or paused; absent when none",

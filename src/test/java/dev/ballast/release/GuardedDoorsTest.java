@@ -45,8 +45,8 @@ class GuardedDoorsTest {
 		assertThat(refused.header("Content-Type"))
 			.hasValueSatisfying(type -> assertThat(type).contains("application/problem+json"));
 		JsonNode guard = refused.json().get("guard");
-		assertThat(fieldNames(guard)).containsExactly("scope", "limitPercent", "currentPercent", "resultingPercent",
-				"nominalWeight", "unroutableWeight", "resultingWeight", "holders");
+		assertThat(fieldNames(guard)).containsExactly("scope", "maxUnroutable", "limitPercent", "currentPercent",
+				"resultingPercent", "nominalWeight", "unroutableWeight", "resultingWeight", "holders");
 		assertThat(guard.get("scope").asString()).isEqualTo("service");
 		assertThat(guard.get("nominalWeight").asLong()).as("i0 counts with its last positive weight").isEqualTo(400);
 		assertThat(guard.get("unroutableWeight").asLong()).isEqualTo(100);
@@ -87,8 +87,10 @@ class GuardedDoorsTest {
 		for (int i = 0; i < 6; i++) {
 			register(api, service, "b" + i, Registration.at("h", 80).weight(100).zone("az-2"));
 		}
-		Api.Reply refused = weight(api, service, "a0", 0, "");
-		assertThat(refused.status()).as("half of az-1, an eighth of the service").isEqualTo(409);
+		assertThat(weight(api, service, "a0", 0, "").status()).as("one instance while nothing else is out")
+			.isEqualTo(200);
+		Api.Reply refused = weight(api, service, "a1", 0, "");
+		assertThat(refused.status()).as("all of az-1, a quarter of the service").isEqualTo(409);
 		assertThat(refused.json().get("guard").get("scope").asString()).isEqualTo("zone az-1");
 	}
 
