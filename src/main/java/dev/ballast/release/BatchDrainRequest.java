@@ -18,8 +18,9 @@ record BatchDrainRequest(
 		@Schema(requiredMode = Schema.RequiredMode.REQUIRED,
 				example = "[\"10.0.0.5:8080\",\"10.0.0.6:8080\"]") @NotNull(
 						message = INSTANCES) @Size(min = 1, max = 1000, message = INSTANCES) List<String> instances,
-		@Schema(minimum = "0", maximum = "3600", example = "30") @Min(value = 0, message = DrainRequest.DURATION) @Max(
-				value = 3600, message = DrainRequest.DURATION) Integer durationSeconds,
+		@Schema(minimum = "0", maximum = "" + DrainRequest.MAX_SECONDS, example = "30") @Min(value = 0,
+				message = DrainRequest.DURATION) @Max(value = DrainRequest.MAX_SECONDS,
+						message = DrainRequest.DURATION) Integer durationSeconds,
 		@Schema(example = "false") Boolean force) {
 
 	static final String INSTANCES = "must be a list of 1 to 1000 instance ids";

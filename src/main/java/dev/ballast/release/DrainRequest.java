@@ -10,10 +10,14 @@ import jakarta.validation.constraints.Min;
  */
 @Schema(name = "DrainRequest")
 record DrainRequest(
-		@Schema(minimum = "0", maximum = "3600", example = "30", description = "Ramp duration (default 10)") @Min(
-				value = 0, message = DURATION) @Max(value = 3600, message = DURATION) Integer durationSeconds,
+		@Schema(minimum = "0", maximum = "" + DrainRequest.MAX_SECONDS, example = "30",
+				description = "Ramp duration (default 10)") @Min(value = 0, message = DURATION) @Max(
+						value = DrainRequest.MAX_SECONDS, message = DURATION) Integer durationSeconds,
 		@Schema(description = "Override the unroutable budget; audited and counted", example = "false") Boolean force) {
 
-	static final String DURATION = "must be an integer from 0 to 3600";
+	/** The longest ramp (drain or warm-up) a request may ask for: an hour. */
+	static final int MAX_SECONDS = 3600;
+
+	static final String DURATION = "must be an integer from 0 to " + MAX_SECONDS;
 
 }

@@ -9,8 +9,7 @@ import jakarta.validation.constraints.Min;
  * at once
  */
 @Schema(name = "ServeRequest")
-record ServeRequest(
-		@Schema(minimum = "0", maximum = "3600", example = "60", description = "Warm-up duration (default 30)") @Min(
-				value = 0, message = DrainRequest.DURATION) @Max(value = 3600,
-						message = DrainRequest.DURATION) Integer warmupSeconds) {
+record ServeRequest(@Schema(minimum = "0", maximum = "" + DrainRequest.MAX_SECONDS, example = "60",
+		description = "Warm-up duration (default 30)") @Min(value = 0, message = DrainRequest.DURATION) @Max(
+				value = DrainRequest.MAX_SECONDS, message = DrainRequest.DURATION) Integer warmupSeconds) {
 }
