@@ -140,7 +140,7 @@ class InstanceController {
 					+ "the Ballast-Normalized header.",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
 					schema = @Schema(implementation = RegistrationRequest.class),
-					examples = { @ExampleObject(name = "registration",
+					examples = { @ExampleObject(name = "a registration",
 							value = "{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":100,\"zone\":\"az-1\",\"metadata\":{\"version\":\"2.4.1\"},\"tags\":[\"v2\"]}"),
 							@ExampleObject(name = "refused: string weight",
 									description = "Answered with 422 under the STRICT policy",

@@ -113,8 +113,9 @@ class ModeController {
 			SERVING by itself at that time. Guarded like a drain.""",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
 					content = @Content(schema = @Schema(implementation = MaintenanceRequest.class),
-							examples = @ExampleObject(name = "maintenance until noon",
-									value = "{\"reason\":\"kernel upgrade\",\"until\":\"2026-11-30T12:00:00Z\"}"))))
+							examples = @ExampleObject(name = "maintenance for a kernel upgrade",
+									description = "Add \"until\" (a future instant) to end it by itself",
+									value = "{\"reason\":\"kernel upgrade\"}"))))
 	@ApiResponse(responseCode = "202", description = "The instance, in MAINTENANCE")
 	@ApiResponse(responseCode = "409", description = "The unroutable budget would break",
 			content = @Content(mediaType = "application/problem+json",

@@ -47,7 +47,9 @@ class SubscriberController {
 					+ "Acknowledgements only move forward; an older one is ignored.",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
 					content = @Content(schema = @Schema(implementation = Ack.class),
-							examples = @ExampleObject(name = "ack", value = "{\"revision\":42}"))))
+							examples = @ExampleObject(name = "ack",
+									description = "The revision the balancer applied (never beyond the service's)",
+									value = "{\"revision\":1}"))))
 	@ApiResponse(responseCode = "204", description = "Recorded")
 	ResponseEntity<Void> ack(@PathVariable String service, @PathVariable String subscriber,
 			@RequestBody @Parameter(hidden = true) JsonNode body) {

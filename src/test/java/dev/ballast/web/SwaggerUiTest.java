@@ -10,6 +10,8 @@ import java.util.Set;
 
 import dev.ballast.support.Admin;
 import dev.ballast.support.Api;
+import dev.ballast.support.Names;
+import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -92,6 +94,50 @@ class SwaggerUiTest {
 			.sendWith("GET", "/v1/services", null, Map.of("Authorization", "Bearer blst_nothing"));
 		assertThat(unknown.status()).isEqualTo(401);
 		assertThat(unknown.json().path("detail").asString()).doesNotContain("Bearer Bearer");
+	}
+
+	/**
+	 * Swagger UI pre-fills an operation's body with its first example (the examples come
+	 * sorted by name): sent as shown, against a service whose instances carry the ids and
+	 * metadata the examples name, each succeeds.
+	 */
+	@Test
+	void theFirstExampleOfEveryOperationSucceedsAsShown() {
+		Api api = Api.on(port);
+		List<String> tried = new ArrayList<>();
+		List<String> failed = new ArrayList<>();
+		document().path("paths").properties().forEach(path -> path.getValue().properties().forEach(operation -> {
+			JsonNode examples = operation.getValue()
+				.path("requestBody")
+				.path("content")
+				.path("application/json")
+				.path("examples");
+			if (examples.isMissingNode() || examples.isEmpty()) {
+				return;
+			}
+			String service = Names.service("swagger");
+			for (int i = 0; i < 8; i++) {
+				String id = i < 2 ? "10.0.0.%d:8080".formatted(5 + i) : "i" + i;
+				api.put("/v1/services/%s/instances/%s".formatted(service, id),
+						Registration.at("h", 80)
+							.weight(100)
+							.member("metadata", i < 4 ? "{\"color\":\"blue\"}" : "{\"color\":\"green\"}"));
+			}
+			String first = examples.properties().iterator().next().getKey();
+			String body = examples.path(first).path("value").toString();
+			String where = operation.getKey().toUpperCase() + " " + path.getKey() + " with \"" + first + "\"";
+			String target = path.getKey()
+				.replace("{service}", service)
+				.replace("{id}", "10.0.0.5:8080")
+				.replace("{subscriber}", "lb-1");
+			Api.Reply reply = api.send(operation.getKey().toUpperCase(), target, body, null);
+			if (reply.status() / 100 != 2) {
+				failed.add("%s: %d %s".formatted(where, reply.status(), reply.body()));
+			}
+			tried.add(where);
+		}));
+		assertThat(tried).as("operations with examples").hasSizeGreaterThan(8);
+		assertThat(failed).isEmpty();
 	}
 
 	private JsonNode document() {
