@@ -29,7 +29,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * without reading the database
  * @param catchUpInterval how often the node compares its revisions with the database, so
  * a lost notification only delays an event
- * @param idleServiceTimeout a service nobody on this node watches is forgotten after this
+ * @param idleServiceTimeout a service nobody on this node watches, waits on or asks for
+ * over DNS is forgotten after this
  * @param defaultWait a blocking query's wait when it names none
  * @param maxWait the longest wait a blocking query may ask for
  * @param subscriberTtl a named subscriber not seen for this long is no longer live, and

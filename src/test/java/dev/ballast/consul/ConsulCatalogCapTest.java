@@ -2,22 +2,26 @@ package dev.ballast.consul;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 import dev.ballast.support.Consul;
-import dev.ballast.support.OtherNode;
+import dev.ballast.support.OutageNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,19 +38,26 @@ class ConsulCatalogCapTest {
 	/** Tokenless waits beyond their share. */
 	private static final int EXTRA = 3;
 
-	static OtherNode node;
+	/**
+	 * On a database of its own: a change anywhere (another test's lease expiring) raises
+	 * the catalog's index and answers the waits that fill the share.
+	 */
+	static OutageNode node;
 
 	static Consul consul;
 
 	@BeforeAll
-	static void startNode() {
-		node = OtherNode.start("ballast.watch.max-watchers=20", "ballast.watch.max-tokenless-watchers=" + TOKENLESS);
-		consul = Consul.on(node.port());
+	static void startNode(@TempDir Path data) throws IOException {
+		node = OutageNode.start(data, "ballast.watch.max-watchers=20",
+				"ballast.watch.max-tokenless-watchers=" + TOKENLESS);
+		consul = Consul.on(node.node().port());
 	}
 
 	@AfterAll
-	static void stopNode() {
-		node.close();
+	static void stopNode() throws IOException {
+		if (node != null) {
+			node.close();
+		}
 	}
 
 	@Test
@@ -56,9 +67,8 @@ class ConsulCatalogCapTest {
 		// A plain client: the refused ones are 503s, which the Consul client's checks
 		// refuse.
 		try (HttpClient http = HttpClient.newHttpClient()) {
-			HttpRequest wait = HttpRequest
-				.newBuilder(URI
-					.create("http://127.0.0.1:%d/v1/catalog/services?index=%d&wait=20s".formatted(node.port(), index)))
+			HttpRequest wait = HttpRequest.newBuilder(URI.create(
+					"http://127.0.0.1:%d/v1/catalog/services?index=%d&wait=20s".formatted(node.node().port(), index)))
 				.timeout(Duration.ofSeconds(30))
 				.build();
 			List<CompletableFuture<HttpResponse<String>>> waits = new ArrayList<>();
