@@ -47,7 +47,9 @@ public interface BlockingReads {
 	 * following it from now on while it is asked for (as long as a watched service):
 	 * completed at once when the node follows it already, otherwise once it is loaded,
 	 * never on a thread that delivers to watchers. Empty when the service is not
-	 * registered; failed when it cannot be loaded (the database is unreachable).
+	 * registered; failed when it cannot be loaded (the database is unreachable). A load
+	 * is shared by every query that asks meanwhile: bound a copy of it, never the future
+	 * itself.
 	 */
 	CompletableFuture<Optional<InstanceList>> applied(ServiceName service);
 
