@@ -3,10 +3,13 @@ package dev.ballast.consul;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 import dev.ballast.database.Reachability;
 import dev.ballast.instance.Answer;
 import dev.ballast.instance.BlockingReads;
+import dev.ballast.instance.Catalog;
+import dev.ballast.instance.CatalogWait;
 import dev.ballast.instance.InstanceDirectory;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.security.RegistrantScope;
@@ -38,8 +41,6 @@ class ConsulCatalogController {
 
 	private final InstanceDirectory directory;
 
-	private final CatalogWaiters waiters;
-
 	private final BlockingReads blocking;
 
 	private final RegistrantScope scope;
@@ -48,16 +49,14 @@ class ConsulCatalogController {
 
 	private final ConsulSettings settings;
 
-	ConsulCatalogController(ConsulReads reads, InstanceDirectory directory, CatalogWaiters waiters,
-			BlockingReads blocking, RegistrantScope scope, Reachability reachability, ConsulSettings settings) {
+	ConsulCatalogController(ConsulReads reads, InstanceDirectory directory, BlockingReads blocking,
+			RegistrantScope scope, Reachability reachability, ConsulSettings settings) {
 		this.reads = reads;
 		this.directory = directory;
-		this.waiters = waiters;
 		this.blocking = blocking;
 		this.scope = scope;
 		this.reachability = reachability;
 		this.settings = settings;
-		waiters.indexFrom(() -> catalogIndex(directory.services()));
 	}
 
 	/**
@@ -112,7 +111,8 @@ class ConsulCatalogController {
 	 * service's revision plus one, which rises with every change anywhere (services are
 	 * never deleted). Without a token the list is empty and marked filtered, as Consul
 	 * answers a token that may read nothing; Spring Cloud Consul's health indicator asks
-	 * so.
+	 * so. A blocking query waits as every other does, on the node's one cap of watchers;
+	 * without a token, within the smaller share that leaves room for callers with one.
 	 */
 	@GetMapping("/v1/catalog/services")
 	DeferredResult<ResponseEntity<Map<String, List<String>>>> services(@RequestParam Map<String, String> params) {
@@ -121,39 +121,38 @@ class ConsulCatalogController {
 		long timeout = blocking.query(null, query.waitFor(), null).timeoutMillis();
 		DeferredResult<ResponseEntity<Map<String, List<String>>>> result = new DeferredResult<>(timeout);
 		Answer<List<InstanceDirectory.Service>> now = directory.services();
-		long index = catalogIndex(now);
+		long index = Catalog.revisionOf(now) + 1;
 		if (query.index() == 0 || query.index() < index || (query.index() > index && !now.stale())) {
-			result.setResult(listed(now, anonymous));
+			result.setResult(listed(now, directory::tags, anonymous));
 			return result;
 		}
-		Object waiting = waiters.await(query.index(), () -> result.setResult(listed(directory.services(), anonymous)));
-		result.onTimeout(() -> result.setResult(listed(now, anonymous)));
-		result.onCompletion(() -> waiters.forget(waiting));
+		blocking.awaitCatalog(new CatalogWait(query.index() - 1, anonymous,
+				catalog -> result.setResult(listed(catalog.services(), catalog::tags, anonymous)),
+				() -> result.setResult(listed(now, directory::tags, anonymous)), result));
 		return result;
 	}
 
+	/**
+	 * @param tags read only when the answer lists the services (with a token), after the
+	 * services: at worst newer than their index, which the next blocking query then
+	 * answers at once; never older
+	 */
 	private ResponseEntity<Map<String, List<String>>> listed(Answer<List<InstanceDirectory.Service>> services,
-			boolean anonymous) {
+			Supplier<Answer<Map<String, List<String>>>> tags, boolean anonymous) {
+		long index = Catalog.revisionOf(services) + 1;
 		if (anonymous) {
-			return ConsulHeaders.indexed(catalogIndex(services), services.stale() && !reachability.reachable())
+			return ConsulHeaders.indexed(index, services.stale() && !reachability.reachable())
 				.header(ConsulHeaders.FILTERED, "true")
 				.body(Map.of());
 		}
-		// Read after the list: at worst newer than its index, which the next blocking
-		// query then answers at once; never older.
-		Answer<Map<String, List<String>>> tags = directory.tags();
+		Answer<Map<String, List<String>>> read = tags.get();
 		Map<String, List<String>> listed = new TreeMap<>();
 		services.value()
 			.stream()
 			.filter(service -> service.instances() > 0)
-			.forEach(service -> listed.put(service.name(), tags.value().getOrDefault(service.name(), List.of())));
-		return ConsulHeaders
-			.indexed(catalogIndex(services), (services.stale() || tags.stale()) && !reachability.reachable())
+			.forEach(service -> listed.put(service.name(), read.value().getOrDefault(service.name(), List.of())));
+		return ConsulHeaders.indexed(index, (services.stale() || read.stale()) && !reachability.reachable())
 			.body(listed);
-	}
-
-	static long catalogIndex(Answer<List<InstanceDirectory.Service>> services) {
-		return services.value().stream().mapToLong(InstanceDirectory.Service::revision).sum() + 1;
 	}
 
 	private static ServiceName name(String service) {

@@ -18,8 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 
 import dev.ballast.database.Reachability;
-import dev.ballast.instance.AppliedStates;
-import dev.ballast.instance.InstanceQueries;
+import dev.ballast.instance.BlockingReads;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +33,7 @@ import org.springframework.stereotype.Component;
  * threads that answer on the spot, and one TCP server socket whose connections (at most
  * {@link DnsSettings#maxTcpConnections()}) each get a virtual thread reading
  * two-byte-framed queries, every read bounded by {@link DnsSettings#tcpTimeout()}. A
- * query for a service read for the first time is answered when the read completes,
+ * query for a service this node does not follow yet is answered when its state is loaded,
  * without holding a UDP thread. Off unless {@code ballast.dns.port} is set.
  */
 @Component
@@ -53,9 +52,7 @@ class DnsServer implements SmartLifecycle {
 
 	private final DnsSettings settings;
 
-	private final InstanceQueries queries;
-
-	private final AppliedStates applied;
+	private final BlockingReads reads;
 
 	private final Reachability reachability;
 
@@ -67,8 +64,6 @@ class DnsServer implements SmartLifecycle {
 
 	private volatile boolean running;
 
-	private DnsView view;
-
 	private Responder responder;
 
 	private DatagramSocket udp;
@@ -77,11 +72,9 @@ class DnsServer implements SmartLifecycle {
 
 	private Semaphore connectionSlots;
 
-	DnsServer(DnsSettings settings, InstanceQueries queries, AppliedStates applied, Reachability reachability,
-			MeterRegistry meters) {
+	DnsServer(DnsSettings settings, BlockingReads reads, Reachability reachability, MeterRegistry meters) {
 		this.settings = settings;
-		this.queries = queries;
-		this.applied = applied;
+		this.reads = reads;
 		this.reachability = reachability;
 		this.meters = meters;
 	}
@@ -92,12 +85,10 @@ class DnsServer implements SmartLifecycle {
 			return;
 		}
 		Name domain = domain(settings.domain());
-		view = new DnsView(queries, applied, settings, domain);
-		responder = new Responder(view, settings, domain, meters, reachability::reachable);
+		responder = new Responder(new DnsView(reads, domain), settings, domain, meters, reachability::reachable);
 		connectionSlots = new Semaphore(settings.maxTcpConnections());
 		bindBoth();
 		running = true;
-		view.start();
 		for (int i = 0; i < Math.max(1, settings.udpThreads()); i++) {
 			threads.add(Thread.ofPlatform().name("ballast-dns-udp-" + i).daemon().start(this::serveUdp));
 		}
@@ -149,7 +140,6 @@ class DnsServer implements SmartLifecycle {
 		closeSockets();
 		connections.forEach(DnsServer::closeQuietly);
 		try {
-			view.stop();
 			for (Thread thread : threads) {
 				thread.join(Duration.ofSeconds(5));
 			}

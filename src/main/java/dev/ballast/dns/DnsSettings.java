@@ -14,14 +14,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param domain the zone answered for, such as {@code ballast.}; names outside it are
  * refused
  * @param ttl the TTL of every record, and of negative answers
- * @param refresh how often the services asked for are read again; an answer is at most
- * this much older than the database, unless this node follows the service's change log
- * (then it is as fresh as the node's watch streams)
- * @param firstAnswerTimeout how long a query for a service this node has not read yet
- * waits for the first read before it is answered SERVFAIL
- * @param idleService a service nobody asked for this long is no longer read
- * @param maxServices services (and unknown names) read at most; a new name beyond them is
- * answered SERVFAIL
+ * @param firstAnswerTimeout how long a query for a service this node does not follow yet
+ * waits for its state to be loaded before it is answered SERVFAIL
  * @param udpThreads threads receiving and answering on the UDP socket
  * @param maxTcpConnections open TCP connections at most; one more is closed at once
  * @param tcpTimeout how long a TCP connection may take to send one whole query, and may
@@ -29,10 +23,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("ballast.dns")
 record DnsSettings(Integer port, @DefaultValue("127.0.0.1") String address, @DefaultValue("ballast.") String domain,
-		@DefaultValue("1s") Duration ttl, @DefaultValue("1s") Duration refresh,
-		@DefaultValue("2s") Duration firstAnswerTimeout, @DefaultValue("60s") Duration idleService,
-		@DefaultValue("10000") int maxServices, @DefaultValue("2") int udpThreads,
-		@DefaultValue("64") int maxTcpConnections, @DefaultValue("5s") Duration tcpTimeout) {
+		@DefaultValue("1s") Duration ttl, @DefaultValue("2s") Duration firstAnswerTimeout,
+		@DefaultValue("2") int udpThreads, @DefaultValue("64") int maxTcpConnections,
+		@DefaultValue("5s") Duration tcpTimeout) {
 
 	boolean enabled() {
 		return port != null;

@@ -78,9 +78,10 @@ final class Responder {
 	}
 
 	/**
-	 * The answer to {@code packet}, completed at once unless the service was never read
-	 * yet; {@code null} inside when the packet is not answered (too short to carry an id,
-	 * or not a query).
+	 * The answer to {@code packet}, completed at once unless this node does not follow
+	 * the service yet (then SERVFAIL if its state cannot be loaded within
+	 * {@link DnsSettings#firstAnswerTimeout()}); {@code null} inside when the packet is
+	 * not answered (too short to carry an id, or not a query).
 	 */
 	CompletableFuture<byte[]> answer(byte[] packet, int length, Transport transport) {
 		if (length < HEADER) {
@@ -122,24 +123,13 @@ final class Responder {
 		if (asked.kind() == Asked.Kind.NOTHING) {
 			return done(negative(query, Rcode.NXDOMAIN), transport, query);
 		}
-		return switch (view.lookup(asked.service())) {
-			case DnsView.Known known ->
-				CompletableFuture.completedFuture(written(query, asked, known.records(), transport));
-			case DnsView.Full full -> done(reply(query, Rcode.SERVFAIL), transport, query);
-			// A copy times out, not the read itself: that one completes only when the
-			// service was read, and every other query waits on it too.
-			case DnsView.Pending pending -> pending.read()
-				.copy()
-				.completeOnTimeout(null, firstAnswerMillis, TimeUnit.MILLISECONDS)
-				.thenApply(read -> afterFirstRead(query, asked, transport));
-		};
-	}
-
-	private byte[] afterFirstRead(Message query, Asked asked, Transport transport) {
-		if (view.lookup(asked.service()) instanceof DnsView.Known known) {
-			return written(query, asked, known.records(), transport);
-		}
-		return write(reply(query, Rcode.SERVFAIL), transport, query);
+		// A copy times out, not the load itself: every other query for the name waits on
+		// it too. Null inside when it did not come in time.
+		return view.records(asked.service())
+			.copy()
+			.completeOnTimeout(null, firstAnswerMillis, TimeUnit.MILLISECONDS)
+			.handle((records, failure) -> records == null ? write(reply(query, Rcode.SERVFAIL), transport, query)
+					: written(query, asked, records.orElse(null), transport));
 	}
 
 	/**

@@ -1,9 +1,13 @@
 package dev.ballast.instance;
 
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
 /**
- * What a blocking read of this module needs from the node's following of committed
- * changes: the blocking-query parameters, a polling subscriber's progress, and a wait for
- * a state newer than the one read. The module that follows the change log (watch)
+ * What every read that must stay fresh (this module's blocking reads, Consul's, DNS)
+ * needs from the node's following of committed changes: the blocking-query parameters, a
+ * polling subscriber's progress, the state the node applied, and a wait for a state newer
+ * than the one read, capped in one place. The module that follows the change log (watch)
  * implements it, so that its dependency on this module is not turned around.
  */
 public interface BlockingReads {
@@ -28,5 +32,25 @@ public interface BlockingReads {
 	 * watchers
 	 */
 	void await(BlockingWait wait);
+
+	/**
+	 * Completes {@code wait} with the first catalog this node reads after a change that
+	 * passed its revision, or with the unchanged answer once its timeout is up. No thread
+	 * waits; tokenless waits count against a smaller share of the cap.
+	 * @throws dev.ballast.web.OverloadedException when the node serves its maximum of
+	 * watchers, or of tokenless ones
+	 */
+	void awaitCatalog(CatalogWait wait);
+
+	/**
+	 * The state of {@code service} this node applied from the change log, the node
+	 * following it from now on while it is asked for (as long as a watched service):
+	 * completed at once when the node follows it already, otherwise once it is loaded,
+	 * never on a thread that delivers to watchers. Empty when the service is not
+	 * registered; failed when it cannot be loaded (the database is unreachable). A load
+	 * is shared by every query that asks meanwhile: bound a copy of it, never the future
+	 * itself.
+	 */
+	CompletableFuture<Optional<InstanceList>> applied(ServiceName service);
 
 }

@@ -1,20 +1,26 @@
 package dev.ballast.watch;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.ballast.instance.BlockingQuery;
 import dev.ballast.instance.BlockingReads;
 import dev.ballast.instance.BlockingWait;
+import dev.ballast.instance.CatalogWait;
+import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.web.OverloadedException;
 
 import org.springframework.stereotype.Component;
 
 /**
- * Blocking queries as this module serves them to the instance reads: their parameters, a
- * polling subscriber's progress, and a wait on the node's applied state that counts
- * against the node's cap of watchers.
+ * Blocking queries as this module serves them to the reads of other modules (REST,
+ * Consul, DNS): their parameters, a polling subscriber's progress, the node's applied
+ * state, and waits on it that count against the node's one cap of watchers.
  */
 @Component
 class BlockingQueries implements BlockingReads {
@@ -27,8 +33,18 @@ class BlockingQueries implements BlockingReads {
 
 	private final WatchSettings settings;
 
-	BlockingQueries(ChangeFollower follower, WatcherCap cap, Subscribers subscribers, WatchSettings settings) {
+	private final AppliedServices applied;
+
+	/**
+	 * The loads under way of services the node did not follow when asked, so that many
+	 * queries for one name at once (a DNS flood) load it once.
+	 */
+	private final Map<String, CompletableFuture<Optional<InstanceList>>> loading = new ConcurrentHashMap<>();
+
+	BlockingQueries(ChangeFollower follower, WatcherCap cap, Subscribers subscribers, WatchSettings settings,
+			AppliedServices applied) {
 		this.follower = follower;
+		this.applied = applied;
 		this.cap = cap;
 		this.subscribers = subscribers;
 		this.settings = settings;
@@ -68,6 +84,44 @@ class BlockingQueries implements BlockingReads {
 			follower.forget(waiter);
 		});
 		follower.await(waiter);
+	}
+
+	@Override
+	public void awaitCatalog(CatalogWait wait) {
+		boolean acquired = wait.tokenless() ? cap.tryAcquireTokenless() : cap.tryAcquire();
+		if (!acquired) {
+			throw new OverloadedException(wait.tokenless()
+					? "this node serves its maximum of %d blocking queries without a token; send a token, retry later or on another node"
+						.formatted(settings.maxTokenlessWatchers())
+					: "this node serves its maximum of %d watchers; retry later or on another node"
+						.formatted(settings.maxWatchers()));
+		}
+		wait.result().onTimeout(wait.unchanged());
+		wait.result().onCompletion(() -> {
+			if (wait.tokenless()) {
+				cap.releaseTokenless();
+			}
+			else {
+				cap.release();
+			}
+			follower.forget(wait);
+		});
+		follower.await(wait);
+	}
+
+	@Override
+	public CompletableFuture<Optional<InstanceList>> applied(ServiceName service) {
+		// Asked before the state is looked at: the reader cannot forget the service in
+		// between.
+		follower.asked(service.value());
+		Optional<InstanceList> state = applied.applied(service);
+		if (state.isPresent()) {
+			return CompletableFuture.completedFuture(state);
+		}
+		String name = service.value();
+		CompletableFuture<Optional<InstanceList>> load = loading.computeIfAbsent(name, follower::follow);
+		load.whenComplete((loaded, failure) -> loading.remove(name, load));
+		return load;
 	}
 
 	/**

@@ -4,13 +4,19 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.ballast.database.ConnectionFailure;
 import dev.ballast.database.DatabaseRestored;
 import dev.ballast.database.Reachability;
+import dev.ballast.instance.CatalogWait;
+import dev.ballast.instance.InstanceDirectory;
+import dev.ballast.instance.InstanceList;
+import dev.ballast.web.NotFoundException;
 import dev.ballast.web.OverloadedException;
 
 import org.springframework.context.SmartLifecycle;
@@ -45,6 +51,15 @@ class ChangeFollower implements SmartLifecycle {
 	/** Touched only on the reader thread. */
 	private final FollowedServices followed;
 
+	/** Touched only on the reader thread. */
+	private final CatalogWaits catalog;
+
+	/**
+	 * Completes the states handed to reads ({@link #follow}) off the delivering thread,
+	 * which must not run what the reads do next.
+	 */
+	private final Executor answering = task -> Thread.ofVirtual().name("ballast-watch-applied").start(task);
+
 	/**
 	 * Blocking queries that arrived during an outage for a service this node did not
 	 * follow: they wait for their timeout, or for the database to come back. Touched only
@@ -59,8 +74,10 @@ class ChangeFollower implements SmartLifecycle {
 
 	private volatile boolean running;
 
-	ChangeFollower(ChangeReader reader, Streams streams, WatchSettings settings, Reachability reachability) {
+	ChangeFollower(ChangeReader reader, Streams streams, WatchSettings settings, Reachability reachability,
+			InstanceDirectory directory) {
 		this.followed = new FollowedServices(reader, streams, settings);
+		this.catalog = new CatalogWaits(directory);
 		this.streams = streams;
 		this.settings = settings;
 		this.reachability = reachability;
@@ -114,6 +131,54 @@ class ChangeFollower implements SmartLifecycle {
 		});
 	}
 
+	/** Lets the reader answer a catalog-wide wait at the first change that passes it. */
+	void await(CatalogWait wait) {
+		thread.execute(() -> catalog.add(wait));
+	}
+
+	/** Forgets a catalog-wide wait that was answered or timed out. */
+	void forget(CatalogWait wait) {
+		thread.execute(() -> catalog.remove(wait));
+	}
+
+	/**
+	 * A read that waits for nothing (a DNS query) asked for {@code service}: it stays
+	 * followed for the idle timeout from now, as after a blocking query.
+	 */
+	void asked(String service) {
+		interest.acquire(service);
+		interest.release(service);
+	}
+
+	/**
+	 * Follows {@code service} and completes with its state as the delivering thread holds
+	 * it, or empty when it is not registered; failed when it cannot be loaded. Completed
+	 * by {@link #answering}.
+	 */
+	CompletableFuture<Optional<InstanceList>> follow(String service) {
+		CompletableFuture<Optional<InstanceList>> state = new CompletableFuture<>();
+		interest.acquire(service);
+		thread.execute(() -> {
+			try {
+				followed.follow(service);
+				streams.current(service, held -> state.completeAsync(() -> Optional.of(held), answering));
+			}
+			catch (NotFoundException ex) {
+				state.completeAsync(Optional::empty, answering);
+			}
+			catch (RuntimeException ex) {
+				answering.execute(() -> state.completeExceptionally(ex));
+			}
+			finally {
+				interest.release(service);
+			}
+		}, () -> {
+			interest.release(service);
+			state.completeExceptionally(new IllegalStateException("the watch feed is stopped"));
+		});
+		return state;
+	}
+
 	/**
 	 * Some node committed changes to these services, up to these revisions
 	 * ({@link Notice#UNKNOWN} when a notification did not say): read them.
@@ -129,6 +194,7 @@ class ChangeFollower implements SmartLifecycle {
 				// Removed only if not raised meanwhile: a raised one is read next time.
 				batch.forEach(poked::remove);
 				followed.notified(batch);
+				catalog.recheck();
 			}, () -> pokeScheduled.set(false));
 		}
 	}
@@ -146,6 +212,7 @@ class ChangeFollower implements SmartLifecycle {
 			long cutoff = System.nanoTime() - settings.idleServiceTimeout().toNanos();
 			followed.forget(service -> interest.idleSince(service, cutoff));
 			followed.catchUp();
+			catalog.recheck();
 		});
 	}
 
@@ -185,6 +252,7 @@ class ChangeFollower implements SmartLifecycle {
 			// What this node followed may be stale after a pause; it is loaded afresh.
 			followed.clear();
 			waitingForDatabase.clear();
+			catalog.clear();
 		}
 		running = true;
 	}
@@ -197,6 +265,7 @@ class ChangeFollower implements SmartLifecycle {
 			waitingForDatabase.forEach(waiter -> waiter.result()
 				.setErrorResult(new OverloadedException("the node is stopping; retry on another node")));
 			waitingForDatabase.clear();
+			catalog.stop();
 		});
 		thread.stop();
 	}

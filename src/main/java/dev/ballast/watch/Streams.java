@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import dev.ballast.database.DatabaseLost;
 import dev.ballast.database.Reachability;
@@ -125,6 +126,14 @@ class Streams implements SmartLifecycle {
 				feed.waiters().add(waiter);
 			}
 		});
+	}
+
+	/**
+	 * Hands the service's state, as this thread holds it, to {@code state}; the reader
+	 * follows the service before it asks.
+	 */
+	void current(String service, Consumer<InstanceList> state) {
+		thread.execute(() -> state.accept(feeds.get(service).current()));
 	}
 
 	void forget(Waiter waiter) {

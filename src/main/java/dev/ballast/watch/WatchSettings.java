@@ -18,6 +18,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * older revision gets a fresh snapshot
  * @param maxWatchers streams plus waiting blocking queries this node serves at once; past
  * it, 503 with Retry-After
+ * @param maxTokenlessWatchers of those, the blocking queries without a token (Consul's
+ * catalog) at most, so that they cannot use up what callers with a token need; past it,
+ * 503
  * @param queueCapacity events queued for one stream that is not reading; past it the
  * queue is dropped and the stream gets a fresh snapshot instead
  * @param stallTimeout a stream that has taken nothing for this long when its queue
@@ -26,7 +29,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * without reading the database
  * @param catchUpInterval how often the node compares its revisions with the database, so
  * a lost notification only delays an event
- * @param idleServiceTimeout a service nobody on this node watches is forgotten after this
+ * @param idleServiceTimeout a service nobody on this node watches, waits on or asks for
+ * over DNS is forgotten after this
  * @param defaultWait a blocking query's wait when it names none
  * @param maxWait the longest wait a blocking query may ask for
  * @param subscriberTtl a named subscriber not seen for this long is no longer live, and
@@ -36,10 +40,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("ballast.watch")
 record WatchSettings(@DefaultValue("15s") Duration keepalive, @DefaultValue("10m") Duration maxAge,
 		@DefaultValue("1m") Duration maxAgeJitter, @DefaultValue("1h") Duration retention,
-		@DefaultValue("15000") int maxWatchers, @DefaultValue("1000") int queueCapacity,
-		@DefaultValue("30s") Duration stallTimeout, @DefaultValue("1024") int recentChanges,
-		@DefaultValue("2s") Duration catchUpInterval, @DefaultValue("2m") Duration idleServiceTimeout,
-		@DefaultValue("60s") Duration defaultWait, @DefaultValue("300s") Duration maxWait,
-		@DefaultValue("60s") Duration subscriberTtl, @DefaultValue("1s") Duration flushInterval) {
+		@DefaultValue("15000") int maxWatchers, @DefaultValue("1000") int maxTokenlessWatchers,
+		@DefaultValue("1000") int queueCapacity, @DefaultValue("30s") Duration stallTimeout,
+		@DefaultValue("1024") int recentChanges, @DefaultValue("2s") Duration catchUpInterval,
+		@DefaultValue("2m") Duration idleServiceTimeout, @DefaultValue("60s") Duration defaultWait,
+		@DefaultValue("300s") Duration maxWait, @DefaultValue("60s") Duration subscriberTtl,
+		@DefaultValue("1s") Duration flushInterval) {
 
 }
