@@ -1,8 +1,9 @@
-# Shared by the end-to-end scripts of examples/prometheus, examples/spring-cloud-consul and
-# examples/consul-npm and examples/console: `source examples/e2e-common.sh NAME` makes $work, a fresh temporary directory named
-# after NAME, and gives them:
+# shellcheck shell=bash
+# Shared by every examples/*/e2e.sh: `source examples/e2e-common.sh NAME` makes $work, a
+# fresh temporary directory named after NAME, and gives them:
 #
 #   need_packages PKG...     installs the Debian packages that are missing (apt-get)
+#   need_commands CMD...     fails unless every CMD is on PATH
 #   find_jar                 sets $jar to $BALLAST_JAR or target/ballast-*.jar
 #   free_ports N             prints N free ports, below the ephemeral range
 #   wait_for SECONDS CMD...  runs CMD every 0.2 s until it succeeds or SECONDS pass
@@ -11,10 +12,15 @@
 #                            bootstrap admin token made for the run ($admin_token)
 #   admin_curl ARGS...       curl with the admin token (read from a 0600 header file)
 #   new_token JSON           prints the secret of a new token (POST /v1/tokens)
-#   track PID                stop PID (TERM, then KILL) when the script exits
+#   track PID                stop PID (TERM, then KILL after $tracked_grace s, default 10)
+#                            when the script exits
+#   random_token / header_file NAME SECRET
+#                            a random secret; $work/NAME.header holding it as a bearer token
 #   fail MSG / step MSG / now / elapsed A B
 #
-# The caller sets $ballast_port before starting Ballast; on exit every tracked
+# The caller sets $ballast_port before starting Ballast (start_ballast may be called again
+# after Ballast was stopped or killed: it starts on the same data, and marks each start in
+# $work/ballast.log); it may define on_failure to print more when the script fails; on exit every tracked
 # process and Ballast (with its embedded PostgreSQL) are stopped, and $work is removed
 # unless the script failed.
 
@@ -22,6 +28,10 @@ if [[ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
 	export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
 	export PATH="$JAVA_HOME/bin:$PATH"
 fi
+
+# The examples' Python helpers run as scripts; this keeps any import from leaving a
+# __pycache__ in the tree (.gitignore lists it too).
+export PYTHONDONTWRITEBYTECODE=1
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-${1:?name the example}-e2e.XXXXXX")"
 
@@ -47,6 +57,13 @@ need_packages() {
 	# Other scripts may be installing at the same time: wait for dpkg's lock.
 	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
 		--no-install-recommends "${missing[@]}" >/dev/null
+}
+
+need_commands() {
+	local command
+	for command in "$@"; do
+		command -v "$command" >/dev/null || fail "$command is required on PATH"
+	done
 }
 
 find_jar() {
@@ -95,6 +112,7 @@ wait_for() {
 }
 
 tracked=() # every process started here but Ballast, stopped in reverse order
+tracked_grace=10
 track() { tracked+=("$1"); }
 
 stop_pid() {
@@ -119,6 +137,7 @@ start_ballast() {
 	admin_token="${admin_token:-$(random_token)}"
 	header_file admin "$admin_token"
 	ballast="http://127.0.0.1:$ballast_port"
+	echo "---- start $(date -u +%FT%TZ)" >>"$work/ballast.log"
 	BALLAST_BOOTSTRAP_ADMIN_TOKEN="$admin_token" java -jar "$jar" --server.port="$ballast_port" \
 		--server.address=127.0.0.1 --ballast.data-dir="$work/data" "$@" >>"$work/ballast.log" 2>&1 &
 	ballast_pid=$!
@@ -154,7 +173,7 @@ cleanup() {
 	trap - EXIT INT TERM
 	local i
 	for ((i = ${#tracked[@]} - 1; i >= 0; i--)); do
-		stop_pid "${tracked[i]}" 10
+		stop_pid "${tracked[i]}" "$tracked_grace"
 	done
 	stop_ballast
 	if ((status != 0)); then
