@@ -16,13 +16,14 @@
 #                            when the script exits
 #   random_token / header_file NAME SECRET
 #                            a random secret; $work/NAME.header holding it as a bearer token
+#   stop_postgres DIR        stops the embedded PostgreSQL of data directory DIR if it runs
 #   fail MSG / step MSG / now / elapsed A B
 #
 # The caller sets $ballast_port before starting Ballast (start_ballast may be called again
 # after Ballast was stopped or killed: it starts on the same data, and marks each start in
-# $work/ballast.log); it may define on_failure to print more when the script fails; on exit every tracked
-# process and Ballast (with its embedded PostgreSQL) are stopped, and $work is removed
-# unless the script failed.
+# $work/ballast.log); it may define on_failure to print more when the script fails. On
+# exit every tracked process and Ballast (with its embedded PostgreSQL) are stopped, and
+# $work is removed unless the script failed.
 
 if [[ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
 	export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
@@ -33,7 +34,6 @@ fi
 # __pycache__ in the tree (.gitignore lists it too).
 export PYTHONDONTWRITEBYTECODE=1
 
-work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-${1:?name the example}-e2e.XXXXXX")"
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -152,8 +152,13 @@ stop_ballast() {
 	[[ -n "$ballast_pid" ]] || return 0
 	stop_pid "$ballast_pid" 45
 	ballast_pid=""
+	stop_postgres "$work/data"
+}
+# Stops the embedded PostgreSQL of the data directory $1 if it still runs (TERM, up to 5 s,
+# then KILL).
+stop_postgres() {
 	local pg_pid
-	pg_pid="$(head -n1 "$work/data/postgres/postmaster.pid" 2>/dev/null || true)"
+	pg_pid="$(head -n1 "$1/postgres/postmaster.pid" 2>/dev/null || true)"
 	if [[ "$pg_pid" =~ ^[0-9]+$ ]] && kill -0 "$pg_pid" 2>/dev/null; then
 		kill -TERM "$pg_pid" 2>/dev/null || true
 		for _ in $(seq 50); do kill -0 "$pg_pid" 2>/dev/null || break; sleep 0.1; done
@@ -187,6 +192,11 @@ cleanup() {
 	fi
 	exit "$status"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# `source examples/e2e-common.sh --functions` (bench/node.sh) defines the functions only:
+# no $work, no traps; the caller cleans up after itself.
+if [[ "${1:?name the example, or --functions}" != --functions ]]; then
+	work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-$1-e2e.XXXXXX")"
+	trap cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+fi
