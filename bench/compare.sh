@@ -74,15 +74,8 @@ if [[ "$(ulimit -n)" != unlimited ]] && (($(ulimit -n) < need)); then
 	exit 1
 fi
 
-if ! command -v etcd >/dev/null; then
-	echo "installing etcd-server (Debian package)"
-	apt-get -o DPkg::Lock::Timeout=600 install -y etcd-server >/dev/null 2>&1 || {
-		apt-get update >/dev/null && apt-get -o DPkg::Lock::Timeout=600 install -y etcd-server >/dev/null
-	}
-fi
-for tool in java javac jcmd curl etcd; do
-	command -v "$tool" >/dev/null || { echo "$tool is required on PATH" >&2; exit 1; }
-done
+command -v etcd >/dev/null || need_packages etcd-server
+need_commands java javac jcmd curl etcd
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-compare.XXXXXX")"
 data="$work/ballast-data"
@@ -108,13 +101,9 @@ stop_peers() {
 }
 finish() {
 	stop_peers
-	# A node stopped while it starts can leave its PostgreSQL behind.
-	local pg
-	pg="$(head -n1 "$data/postgres/postmaster.pid" 2>/dev/null || true)"
 	stop_server
-	if [[ "$pg" =~ ^[0-9]+$ ]] && kill -0 "$pg" 2>/dev/null; then
-		kill -TERM "$pg" 2>/dev/null || true
-	fi
+	# A node stopped while it starts can leave its PostgreSQL behind.
+	stop_postgres "$data"
 	if [[ -n "${BENCH_KEEP:-}" && -d "${work:-}" ]]; then
 		mkdir -p "$BENCH_KEEP" && cp "$work"/*.log "$results" "$BENCH_KEEP"/ 2>/dev/null || true
 	fi
