@@ -158,13 +158,13 @@ etcd --name bench --data-dir "$work/etcd" --listen-client-urls "$etcd_url" --adv
 	--initial-cluster "bench=http://127.0.0.1:$etcd_peer_port" --log-level warn >"$work/etcd.log" 2>&1 &
 etcd_pid=$!
 
-wait_for() { # name pid url pattern
+wait_up() { # name pid url pattern
 	await_up "$1" "$2" "$3" "$4" "${BENCH_HEALTH_TIMEOUT:-600}" "$work/$1.log" || exit 1
 	echo "$1 up in $(($(now_ms) - began)) ms (pid $2, $3)"
 }
-wait_for ballast "$server_pid" "$ballast/actuator/health" '"UP"'
-wait_for eureka "$eureka_pid" "$eureka/eureka/apps" 'applications'
-wait_for etcd "$etcd_pid" "$etcd_url/health" '"health":"true"'
+wait_up ballast "$server_pid" "$ballast/actuator/health" '"UP"'
+wait_up eureka "$eureka_pid" "$eureka/eureka/apps" 'applications'
+wait_up etcd "$etcd_pid" "$etcd_url/health" '"health":"true"'
 pg_pid="$(head -n1 "$data/postgres/postmaster.pid")"
 # Where the CPU goes, for the notes: the busiest processes every 10 s.
 if command -v top >/dev/null; then
