@@ -74,15 +74,8 @@ if [[ "$(ulimit -n)" != unlimited ]] && (($(ulimit -n) < need)); then
 	exit 1
 fi
 
-if ! command -v etcd >/dev/null; then
-	echo "installing etcd-server (Debian package)"
-	apt-get -o DPkg::Lock::Timeout=600 install -y etcd-server >/dev/null 2>&1 || {
-		apt-get update >/dev/null && apt-get -o DPkg::Lock::Timeout=600 install -y etcd-server >/dev/null
-	}
-fi
-for tool in java javac jcmd curl etcd; do
-	command -v "$tool" >/dev/null || { echo "$tool is required on PATH" >&2; exit 1; }
-done
+command -v etcd >/dev/null || need_packages etcd-server
+need_commands java javac jcmd curl etcd
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-compare.XXXXXX")"
 data="$work/ballast-data"
@@ -108,13 +101,9 @@ stop_peers() {
 }
 finish() {
 	stop_peers
-	# A node stopped while it starts can leave its PostgreSQL behind.
-	local pg
-	pg="$(head -n1 "$data/postgres/postmaster.pid" 2>/dev/null || true)"
 	stop_server
-	if [[ "$pg" =~ ^[0-9]+$ ]] && kill -0 "$pg" 2>/dev/null; then
-		kill -TERM "$pg" 2>/dev/null || true
-	fi
+	# A node stopped while it starts can leave its PostgreSQL behind.
+	stop_postgres "$data"
 	if [[ -n "${BENCH_KEEP:-}" && -d "${work:-}" ]]; then
 		mkdir -p "$BENCH_KEEP" && cp "$work"/*.log "$results" "$BENCH_KEEP"/ 2>/dev/null || true
 	fi
@@ -169,13 +158,13 @@ etcd --name bench --data-dir "$work/etcd" --listen-client-urls "$etcd_url" --adv
 	--initial-cluster "bench=http://127.0.0.1:$etcd_peer_port" --log-level warn >"$work/etcd.log" 2>&1 &
 etcd_pid=$!
 
-wait_for() { # name pid url pattern
+wait_up() { # name pid url pattern
 	await_up "$1" "$2" "$3" "$4" "${BENCH_HEALTH_TIMEOUT:-600}" "$work/$1.log" || exit 1
 	echo "$1 up in $(($(now_ms) - began)) ms (pid $2, $3)"
 }
-wait_for ballast "$server_pid" "$ballast/actuator/health" '"UP"'
-wait_for eureka "$eureka_pid" "$eureka/eureka/apps" 'applications'
-wait_for etcd "$etcd_pid" "$etcd_url/health" '"health":"true"'
+wait_up ballast "$server_pid" "$ballast/actuator/health" '"UP"'
+wait_up eureka "$eureka_pid" "$eureka/eureka/apps" 'applications'
+wait_up etcd "$etcd_pid" "$etcd_url/health" '"health":"true"'
 pg_pid="$(head -n1 "$data/postgres/postmaster.pid")"
 # Where the CPU goes, for the notes: the busiest processes every 10 s.
 if command -v top >/dev/null; then

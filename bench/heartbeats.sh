@@ -26,10 +26,7 @@ WARMUP=${BENCH_WARMUP:-20}
 CONNECTIONS=${BENCH_CONNECTIONS:-32}
 THREADS=${BENCH_THREADS:-2}
 PORT=${BENCH_PORT:-18090}
-if ! command -v wrk >/dev/null; then
-  echo "installing wrk (Debian package)"
-  apt-get install -y wrk >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }
-fi
+command -v wrk >/dev/null || need_packages wrk
 
 # What node.sh's cleanup stops and removes on exit.
 work=$(mktemp -d /tmp/ballast-bench.XXXXXX)

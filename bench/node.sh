@@ -2,29 +2,18 @@
 # the jar to run (sets jar), the node's admin token and options, stopping the node they
 # started, cleaning up on exit, a free loopback port and a clock in milliseconds. The
 # sourcing script sets server_pid, generator_pid, stop_timeout, data and work before it
-# starts anything.
+# starts anything. The JDK, the jar, the token and stopping a left-over PostgreSQL come
+# from the examples' library, sourced for its functions only (its traps and work
+# directory are the examples' own).
 
-if [[ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
-	export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-	export PATH="$JAVA_HOME/bin:$PATH"
-fi
-
-jar="${BALLAST_JAR:-}"
-if [[ -z "$jar" ]]; then
-	shopt -s nullglob
-	jars=(target/ballast-*.jar)
-	shopt -u nullglob
-	jar="${jars[0]:-}"
-fi
-if [[ -z "$jar" || ! -f "$jar" ]]; then
-	echo "No Ballast jar found (${jar:-target/ballast-*.jar}). Build it first: ./mvnw -DskipTests package" >&2
-	exit 1
-fi
+# shellcheck source=../examples/e2e-common.sh
+source examples/e2e-common.sh --functions
+find_jar
 
 # A first admin token new on every run. The node reads it as BALLAST_BOOTSTRAP_ADMIN_TOKEN,
 # the load generators (the Java programs, wrk's heartbeat.lua) as BALLAST_TOKEN, and curl
 # through bench_curl: all from the environment, so that no command line shows it.
-BALLAST_TOKEN="$(od -An -tx1 -N24 /dev/urandom | tr -d ' \n')"
+BALLAST_TOKEN="$(random_token)"
 BALLAST_BOOTSTRAP_ADMIN_TOKEN="$BALLAST_TOKEN"
 export BALLAST_TOKEN BALLAST_BOOTSTRAP_ADMIN_TOKEN
 # Options every benchmarked node starts with. The benchmarks measure the server, not the
@@ -48,13 +37,7 @@ stop_server() {
 		echo "server (pid $pid) did not stop within ${stop_timeout}s; killing it" >&2
 		kill -KILL "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
-		local pg_pid
-		pg_pid="$(head -n1 "${data:-}/postgres/postmaster.pid" 2>/dev/null || true)"
-		if [[ "$pg_pid" =~ ^[0-9]+$ ]] && kill -0 "$pg_pid" 2>/dev/null; then
-			kill -TERM "$pg_pid" 2>/dev/null || true
-			sleep 2
-			kill -KILL "$pg_pid" 2>/dev/null || true
-		fi
+		stop_postgres "${data:-}"
 	else
 		wait "$pid" 2>/dev/null || true
 		echo "server stopped in $(awk "BEGIN { printf \"%.1f\", $waited / 10 }") s"

@@ -1,8 +1,9 @@
-# Shared by the end-to-end scripts of examples/prometheus, examples/spring-cloud-consul and
-# examples/consul-npm and examples/console: `source examples/e2e-common.sh NAME` makes $work, a fresh temporary directory named
-# after NAME, and gives them:
+# shellcheck shell=bash
+# Shared by every examples/*/e2e.sh: `source examples/e2e-common.sh NAME` makes $work, a
+# fresh temporary directory named after NAME, and gives them:
 #
 #   need_packages PKG...     installs the Debian packages that are missing (apt-get)
+#   need_commands CMD...     fails unless every CMD is on PATH
 #   find_jar                 sets $jar to $BALLAST_JAR or target/ballast-*.jar
 #   free_ports N             prints N free ports, below the ephemeral range
 #   wait_for SECONDS CMD...  runs CMD every 0.2 s until it succeeds or SECONDS pass
@@ -11,19 +12,28 @@
 #                            bootstrap admin token made for the run ($admin_token)
 #   admin_curl ARGS...       curl with the admin token (read from a 0600 header file)
 #   new_token JSON           prints the secret of a new token (POST /v1/tokens)
-#   track PID                stop PID (TERM, then KILL) when the script exits
+#   track PID                stop PID (TERM, then KILL after $tracked_grace s, default 10)
+#                            when the script exits
+#   random_token / header_file NAME SECRET
+#                            a random secret; $work/NAME.header holding it as a bearer token
+#   stop_postgres DIR        stops the embedded PostgreSQL of data directory DIR if it runs
 #   fail MSG / step MSG / now / elapsed A B
 #
-# The caller sets $ballast_port before starting Ballast; on exit every tracked
-# process and Ballast (with its embedded PostgreSQL) are stopped, and $work is removed
-# unless the script failed.
+# The caller sets $ballast_port before starting Ballast (start_ballast may be called again
+# after Ballast was stopped or killed: it starts on the same data, and marks each start in
+# $work/ballast.log); it may define on_failure to print more when the script fails. On
+# exit every tracked process and Ballast (with its embedded PostgreSQL) are stopped, and
+# $work is removed unless the script failed.
 
 if [[ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
 	export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
 	export PATH="$JAVA_HOME/bin:$PATH"
 fi
 
-work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-${1:?name the example}-e2e.XXXXXX")"
+# The examples' Python helpers run as scripts; this keeps any import from leaving a
+# __pycache__ in the tree (.gitignore lists it too).
+export PYTHONDONTWRITEBYTECODE=1
+
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -47,6 +57,13 @@ need_packages() {
 	# Other scripts may be installing at the same time: wait for dpkg's lock.
 	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
 		--no-install-recommends "${missing[@]}" >/dev/null
+}
+
+need_commands() {
+	local command
+	for command in "$@"; do
+		command -v "$command" >/dev/null || fail "$command is required on PATH"
+	done
 }
 
 find_jar() {
@@ -95,6 +112,7 @@ wait_for() {
 }
 
 tracked=() # every process started here but Ballast, stopped in reverse order
+tracked_grace=10
 track() { tracked+=("$1"); }
 
 stop_pid() {
@@ -119,6 +137,7 @@ start_ballast() {
 	admin_token="${admin_token:-$(random_token)}"
 	header_file admin "$admin_token"
 	ballast="http://127.0.0.1:$ballast_port"
+	echo "---- start $(date -u +%FT%TZ)" >>"$work/ballast.log"
 	BALLAST_BOOTSTRAP_ADMIN_TOKEN="$admin_token" java -jar "$jar" --server.port="$ballast_port" \
 		--server.address=127.0.0.1 --ballast.data-dir="$work/data" "$@" >>"$work/ballast.log" 2>&1 &
 	ballast_pid=$!
@@ -133,8 +152,13 @@ stop_ballast() {
 	[[ -n "$ballast_pid" ]] || return 0
 	stop_pid "$ballast_pid" 45
 	ballast_pid=""
+	stop_postgres "$work/data"
+}
+# Stops the embedded PostgreSQL of the data directory $1 if it still runs (TERM, up to 5 s,
+# then KILL).
+stop_postgres() {
 	local pg_pid
-	pg_pid="$(head -n1 "$work/data/postgres/postmaster.pid" 2>/dev/null || true)"
+	pg_pid="$(head -n1 "$1/postgres/postmaster.pid" 2>/dev/null || true)"
 	if [[ "$pg_pid" =~ ^[0-9]+$ ]] && kill -0 "$pg_pid" 2>/dev/null; then
 		kill -TERM "$pg_pid" 2>/dev/null || true
 		for _ in $(seq 50); do kill -0 "$pg_pid" 2>/dev/null || break; sleep 0.1; done
@@ -154,7 +178,7 @@ cleanup() {
 	trap - EXIT INT TERM
 	local i
 	for ((i = ${#tracked[@]} - 1; i >= 0; i--)); do
-		stop_pid "${tracked[i]}" 10
+		stop_pid "${tracked[i]}" "$tracked_grace"
 	done
 	stop_ballast
 	if ((status != 0)); then
@@ -168,6 +192,11 @@ cleanup() {
 	fi
 	exit "$status"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# `source examples/e2e-common.sh --functions` (bench/node.sh) defines the functions only:
+# no $work, no traps; the caller cleans up after itself.
+if [[ "${1:?name the example, or --functions}" != --functions ]]; then
+	work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-$1-e2e.XXXXXX")"
+	trap cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+fi

@@ -29,173 +29,38 @@
 #   6. every instance force-drained: nginx answers 503 at once, workers stay idle.
 #
 # It prints one summary line and exits non-zero when a check fails. Every process it
-# starts is stopped on exit. Packages it needs and lacks are installed with apt-get
-# (Debian 12). Environment: BALLAST_JAR (default target/ballast-*.jar),
+# starts is stopped on exit (examples/e2e-common.sh). Packages it needs and lacks are
+# installed with apt-get (Debian 12). Environment: BALLAST_JAR (default target/ballast-*.jar),
 # E2E_HEALTH_TIMEOUT (seconds to wait for Ballast, default 120).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/../.."
+# shellcheck source=../e2e-common.sh
+source examples/e2e-common.sh nginx-lua
 
-if [[ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
-	export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-	export PATH="$JAVA_HOME/bin:$PATH"
-fi
-
-packages=(nginx libnginx-mod-http-lua libnginx-mod-http-ndk lua-cjson lua-resty-core lua-resty-lrucache curl jq procps)
-missing=()
-for package in "${packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
-done
-if ((${#missing[@]})); then
-	echo "installing ${missing[*]}"
-	sudo=()
-	(($(id -u) == 0)) || sudo=(sudo)
-	"${sudo[@]}" apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-for tool in java python3 nginx curl jq pgrep; do
-	command -v "$tool" >/dev/null || { echo "$tool is required on PATH" >&2; exit 1; }
-done
-
-jar="${BALLAST_JAR:-}"
-if [[ -z "$jar" ]]; then
-	shopt -s nullglob
-	jars=(target/ballast-*.jar)
-	shopt -u nullglob
-	jar="${jars[0]:-}"
-fi
-[[ -n "$jar" && -f "$jar" ]] || { echo "No Ballast jar found; build it first: ./mvnw -DskipTests package" >&2; exit 1; }
+need_packages nginx libnginx-mod-http-lua libnginx-mod-http-ndk lua-cjson lua-resty-core lua-resty-lrucache \
+	curl jq procps
+need_commands java python3 nginx curl jq pgrep
+find_jar
 
 health_timeout="${E2E_HEALTH_TIMEOUT:-120}"
 hz="$(getconf CLK_TCK)"
-work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-nginx-e2e.XXXXXX")"
 # nginx's workers run as nobody when started by root: they must reach lua/ under it.
 chmod 755 "$work"
-
-# A new first admin token on every run. Ballast gets it through its environment and curl
-# through a header file readable by this user only, so that ps shows it nowhere.
-random_token() { od -An -tx1 -N24 /dev/urandom | tr -d ' \n'; }
-admin_token="$(random_token)"
-header_file() { (umask 077 && printf 'Authorization: Bearer %s\n' "$2" >"$work/$1.header"); }
-header_file admin "$admin_token"
-admin_curl() { curl -H @"$work/admin.header" "$@"; }
-data="$work/data"
+tracked_grace=5
 service=demo
 subscriber=nginx-e2e
 
-ballast_pid=""
-others=() # every other process started here, stopped in reverse order
-
-stop_pid() {
-	local pid="$1" grace="$2" waited=0
-	kill -TERM "$pid" 2>/dev/null || return 0
-	while kill -0 "$pid" 2>/dev/null && ((waited < grace * 10)); do
-		sleep 0.1
-		waited=$((waited + 1))
-	done
-	kill -KILL "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
-}
-
-# Ballast stops its embedded PostgreSQL on SIGTERM; after a SIGKILL (step 5 does one,
-# and stop_pid may) the PostgreSQL it started outlives it and is stopped here.
-stop_ballast() {
-	[[ -n "$ballast_pid" ]] || return 0
-	stop_pid "$ballast_pid" 45
-	ballast_pid=""
-	local pg_pid
-	pg_pid="$(head -n1 "$data/postgres/postmaster.pid" 2>/dev/null || true)"
-	if [[ "$pg_pid" =~ ^[0-9]+$ ]] && kill -0 "$pg_pid" 2>/dev/null; then
-		kill -TERM "$pg_pid" 2>/dev/null || true
-		for _ in $(seq 50); do kill -0 "$pg_pid" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$pg_pid" 2>/dev/null || true
-	fi
-}
-
-cleanup() {
-	local status=$?
-	trap - EXIT INT TERM
-	local i
-	for ((i = ${#others[@]} - 1; i >= 0; i--)); do
-		stop_pid "${others[i]}" 5
-	done
-	stop_ballast
-	if ((status != 0)); then
-		echo "---- last lines of nginx's error log" >&2
-		tail -n 30 "$work/nginx/logs/error.log" >&2 2>/dev/null || true
-		echo "---- last lines of Ballast's log" >&2
-		tail -n 30 "$work/ballast.log" >&2 2>/dev/null || true
-		rm -rf "$data"
-		echo "logs kept in $work" >&2
-	else
-		rm -rf "$work"
-	fi
-	exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-now() { date +%s.%N; }
-script_began="$(now)"
-step() { echo "== [$(elapsed "$script_began" "$(now)") s] $*"; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-
-# Ports below the ephemeral range, so that no outgoing connection on this busy machine
-# holds one we pick; each is bound once to prove it free, all at the same time so that
-# they differ.
-free_ports() {
-	python3 - "$1" <<'EOF'
-import random, socket, sys
-wanted = int(sys.argv[1])
-ephemeral = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
-held = []
-for _ in range(1000):
-    if len(held) == wanted:
-        break
-    probe = socket.socket()
-    try:
-        probe.bind(("127.0.0.1", random.randrange(10000, ephemeral)))
-        held.append(probe)
-    except OSError:
-        probe.close()
-if len(held) < wanted:
-    sys.exit("no free ports")
-print(" ".join(str(probe.getsockname()[1]) for probe in held))
-EOF
-}
-
-# Runs "$@" every 0.2 s until it succeeds, for at most $1 seconds.
-wait_for() {
-	local limit="$1" deadline
-	shift
-	deadline=$(($(date +%s) + limit))
-	until "$@"; do
-		(($(date +%s) < deadline)) || return 1
-		sleep 0.2
-	done
+on_failure() {
+	echo "---- last lines of nginx's error log"
+	tail -n 30 "$work/nginx/logs/error.log" 2>/dev/null || true
 }
 
 read -r ballast_port fake_port zero_port fake_nginx_port bad_token_port refused_port a_port b_port c_port nginx_port \
 	<<<"$(free_ports 10)"
 ballast="http://127.0.0.1:$ballast_port"
 api="$ballast/v1/services/$service"
-
-start_ballast() {
-	echo "---- start $(date -u +%FT%TZ)" >>"$work/ballast.log"
-	BALLAST_BOOTSTRAP_ADMIN_TOKEN="$admin_token" java -jar "$jar" --server.port="$ballast_port" --server.address=127.0.0.1 --ballast.data-dir="$data" \
-		>>"$work/ballast.log" 2>&1 &
-	ballast_pid=$!
-}
-ballast_up() {
-	kill -0 "$ballast_pid" 2>/dev/null || fail "Ballast exited during startup"
-	curl -fsS -m 2 "$ballast/actuator/health" 2>/dev/null | grep -q '"status":"UP"'
-}
 
 # The nginx of the example, in a prefix of its own with a copy of lua/, listening on $2,
 # sending $5 as its bearer token.
@@ -208,7 +73,7 @@ start_nginx() {
 	BALLAST_URLS="$urls" BALLAST_SERVICES="$service" BALLAST_SUBSCRIBER="$name" BALLAST_TOKEN="$token" \
 		nginx -p "$prefix/" -c "$prefix/nginx.conf" -g 'daemon off;' >>"$prefix/logs/stderr.log" 2>&1 &
 	started_pid=$!
-	others+=("$started_pid")
+	track "$started_pid"
 	listening() {
 		kill -0 "$started_pid" 2>/dev/null || fail "nginx exited: $(tail -n 2 "$prefix/logs/stderr.log")"
 		curl -fsS -m 2 -o /dev/null "http://127.0.0.1:$port/_ballast" 2>/dev/null
@@ -253,7 +118,7 @@ start_ballast
 # Step 0 runs while Ballast starts: a fake registry and a second nginx need no Ballast.
 step "0. a registry serving bad weights (fake, on its own nginx)"
 python3 "$here/upstream.py" --name zero --port "$zero_port" &
-others+=($!)
+track $!
 fake_token="fake-reader-$(random_token)"
 python3 - "$fake_port" "$zero_port" "$work/fake-all-bad" "$fake_token" <<'EOF' >"$work/fake.log" 2>&1 &
 import json, os, sys
@@ -300,7 +165,7 @@ class Registry(BaseHTTPRequestHandler):
 
 ThreadingHTTPServer(("127.0.0.1", port), Registry).serve_forever()
 EOF
-others+=($!)
+track $!
 start_nginx "$work/nginx-fake" "$fake_nginx_port" "http://127.0.0.1:$fake_port" nginx-e2e-fake "$fake_token"
 fake_nginx_pid="$started_pid"
 fake_status() { curl -fsS -m 2 "http://127.0.0.1:$fake_nginx_port/_ballast" 2>/dev/null | jq -r ".services.$service.$1 // empty"; }
@@ -348,10 +213,6 @@ step "waiting for Ballast"
 wait_for "$health_timeout" ballast_up || fail "Ballast not healthy within ${health_timeout}s"
 
 step "T. tokens: writes without a token or with a reader token refused; tokens for the upstreams and nginx"
-# Prints the new token's secret; $1 is the request body.
-new_token() {
-	admin_curl -fsS -m 5 -X POST "$ballast/v1/tokens" -H 'Content-Type: application/json' -d "$1" | jq -r '.token // empty'
-}
 reader_token="$(new_token "{\"name\":\"$subscriber\",\"role\":\"reader\"}")"
 registrant_token="$(new_token "{\"name\":\"e2e upstreams\",\"role\":\"registrant\",\"services\":[\"$service\"]}")"
 [[ -n "$reader_token" && -n "$registrant_token" ]] || fail "POST /v1/tokens with the bootstrap admin token gave no token"
@@ -373,7 +234,7 @@ for spec in "a $a_port 300" "b $b_port 200" "c $c_port 100"; do
 	read -r name port weight <<<"$spec"
 	BALLAST_TOKEN="$registrant_token" python3 "$here/upstream.py" --name "$name" --port "$port" --ballast "$ballast" \
 		--service "$service" --weight "$weight" --heartbeat 3 >>"$work/upstreams.log" 2>&1 &
-	others+=($!)
+	track $!
 done
 registered() { [[ "$(admin_curl -fsS -m 2 "$api/instances" 2>/dev/null | jq '[.instances[] | select(.routable)] | length')" == 3 ]]; }
 wait_for 20 registered || fail "the upstreams did not register"
@@ -390,7 +251,7 @@ wait_for 15 nginx_routes 3 || fail "nginx did not sync the three upstreams"
 # Started directly, not through the traffic function: a TERM to a subshell would not
 # reach the python3 inside it.
 python3 "$here/traffic.py" run "$nginx_url/" "$work/traffic.log" --rate 300 --max-seconds 400 &
-others+=($!)
+track $!
 sleep 1
 started="$(now)"
 
@@ -406,7 +267,7 @@ check_cpu "steady traffic" "$(worker_cpu "$nginx_pid" "$ticks" "$began")"
 step "2. drain c over 5 s"
 admin_curl -sN -m 120 "$api/watch" >"$work/events.sse" 2>/dev/null &
 watch_pid=$!
-others+=("$watch_pid")
+track "$watch_pid"
 sleep 0.5
 drain_began="$(now)"
 answer="$(admin_curl -sS -m 5 -w '\n%{http_code}' -X POST "$api/instances/c/drain" -H 'Content-Type: application/json' \

@@ -29,9 +29,7 @@ cd "$here/../.."
 source examples/e2e-common.sh prometheus
 
 need_packages prometheus curl jq python3
-for tool in java python3 prometheus curl jq; do
-	command -v "$tool" >/dev/null || fail "$tool is required on PATH"
-done
+need_commands java python3 prometheus curl jq
 find_jar
 
 health_timeout="${E2E_HEALTH_TIMEOUT:-300}"

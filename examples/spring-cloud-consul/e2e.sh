@@ -34,9 +34,7 @@ cd "$here/../.."
 source examples/e2e-common.sh spring-cloud-consul
 
 need_packages curl jq python3
-for tool in java python3 curl jq; do
-	command -v "$tool" >/dev/null || fail "$tool is required on PATH"
-done
+need_commands java python3 curl jq
 find_jar
 
 health_timeout="${E2E_HEALTH_TIMEOUT:-300}"
