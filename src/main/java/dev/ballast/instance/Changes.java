@@ -68,11 +68,16 @@ public final class Changes {
 		return new Committed(service, guard, forced, stored);
 	}
 
-	/** The instances these changes newly take out of rotation, as the budget counts. */
+	/**
+	 * The instances these changes newly take out of rotation, as the budget counts. An
+	 * ejection (a registration that reports itself critical, {@link ReportedHealth}) is
+	 * bounded by the ejection cap, as lease expiry's is, not by the guard: the guard
+	 * judges the rest of the change.
+	 */
 	private Set<InstanceId> takenOut() {
 		Set<InstanceId> out = new LinkedHashSet<>();
 		for (Change change : changes) {
-			if (change.after() != null && change.after().heldOut()
+			if (change.after() != null && change.after().heldOutByAction()
 					&& (change.before() == null || !change.before().heldOut())) {
 				out.add(change.id());
 			}
