@@ -18,6 +18,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * older revision gets a fresh snapshot
  * @param maxWatchers streams plus waiting blocking queries this node serves at once; past
  * it, 503 with Retry-After
+ * @param maxStreamsPerToken streams one token may hold open on this node; past it, that
+ * token's new streams get 503 with Retry-After
  * @param queueCapacity events queued for one stream that is not reading; past it the
  * queue is dropped and the stream gets a fresh snapshot instead
  * @param stallTimeout a stream that has taken nothing for this long when its queue
@@ -36,10 +38,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("ballast.watch")
 record WatchSettings(@DefaultValue("15s") Duration keepalive, @DefaultValue("10m") Duration maxAge,
 		@DefaultValue("1m") Duration maxAgeJitter, @DefaultValue("1h") Duration retention,
-		@DefaultValue("15000") int maxWatchers, @DefaultValue("1000") int queueCapacity,
-		@DefaultValue("30s") Duration stallTimeout, @DefaultValue("1024") int recentChanges,
-		@DefaultValue("2s") Duration catchUpInterval, @DefaultValue("2m") Duration idleServiceTimeout,
-		@DefaultValue("60s") Duration defaultWait, @DefaultValue("300s") Duration maxWait,
-		@DefaultValue("60s") Duration subscriberTtl, @DefaultValue("1s") Duration flushInterval) {
+		@DefaultValue("15000") int maxWatchers, @DefaultValue("1000") int maxStreamsPerToken,
+		@DefaultValue("1000") int queueCapacity, @DefaultValue("30s") Duration stallTimeout,
+		@DefaultValue("1024") int recentChanges, @DefaultValue("2s") Duration catchUpInterval,
+		@DefaultValue("2m") Duration idleServiceTimeout, @DefaultValue("60s") Duration defaultWait,
+		@DefaultValue("300s") Duration maxWait, @DefaultValue("60s") Duration subscriberTtl,
+		@DefaultValue("1s") Duration flushInterval) {
 
 }
