@@ -4,6 +4,7 @@ import java.util.List;
 
 import dev.ballast.instance.InstanceDirectory;
 import dev.ballast.instance.InstanceId;
+import dev.ballast.instance.ReportedHealth;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.lease.HealthReports;
 import dev.ballast.release.Maintenance;
@@ -59,17 +60,9 @@ class ConsulAgentController {
 	ResponseEntity<Void> register(@RequestBody(required = false) byte[] body, HttpServletRequest request) {
 		ConsulRegistration registration = ConsulRegistration.read(parse(body), request.getRemoteAddr());
 		scope.require(registration.service().value());
-		List<ServiceName> holders = directory.servicesHolding(registration.id());
-		if (holders.stream().anyMatch(holder -> !holder.equals(registration.service()))) {
-			throw new ConsulRefusal(HttpStatus.CONFLICT,
-					"ID %s is registered in service %s: Ballast keeps an instance in one service; deregister it there first"
-						.formatted(ConsulRegistration.quote(registration.id().value()), holders.getFirst()));
-		}
 		directory.register(registration.service(), registration.id(), registration.address(), registration.port(),
-				registration.weight(), registration.metadata(), registration.tags(), registration.leaseTtlSeconds());
-		if (registration.critical()) {
-			reports.fail(registration.service(), registration.id());
-		}
+				registration.weight(), registration.metadata(), registration.tags(), registration.leaseTtlSeconds(),
+				registration.critical() ? reports::failing : ReportedHealth.PASSING);
 		return ResponseEntity.ok().build();
 	}
 

@@ -67,4 +67,17 @@ public enum AdvisoryLock {
 		jdbc.sql("SELECT pg_advisory_xact_lock(" + key + ")").query().singleRow();
 	}
 
+	/**
+	 * Takes, for the current transaction, the lock of one instance id that an entrance
+	 * keeping each id in one service (Consul's) takes before it reads where the id is
+	 * registered, so that two registrations of one id cannot both read "nowhere else".
+	 * Waits like {@link #take}. The two-key form keeps these apart from the one-key locks
+	 * above (PostgreSQL's two key spaces do not overlap); the first key spells "ball"
+	 * (0x62616c6c), the second is the server's hash of the id (ids that share a hash only
+	 * wait for each other).
+	 */
+	public static void takeForInstanceId(JdbcClient jdbc, String id) {
+		jdbc.sql("SELECT pg_advisory_xact_lock(1650551916, hashtext(?))").param(id).query().singleRow();
+	}
+
 }

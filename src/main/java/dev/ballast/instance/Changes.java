@@ -165,13 +165,16 @@ public final class Changes {
 			if (after == null) {
 				return false;
 			}
+			// An ejection (a registration that reports itself critical, ReportedHealth)
+			// is
+			// bounded by the ejection cap, as lease expiry's is, not by the guard.
 			if (before == null) {
-				return after.heldOut();
+				return after.heldOutByAction();
 			}
 			int was = before.nominalWeight().value();
 			int is = after.nominalWeight().value();
-			return !Objects.equals(after.zone(), before.zone()) || (after.heldOut() && !before.heldOut()) || is < was
-					|| (after.heldOut() && is > was);
+			return !Objects.equals(after.zone(), before.zone()) || (after.heldOutByAction() && !before.heldOut())
+					|| is < was || (after.heldOut() && is > was);
 		}
 
 		/**

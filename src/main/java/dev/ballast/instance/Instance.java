@@ -155,7 +155,14 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	 * of rotation, as the unroutable budget counts it.
 	 */
 	public boolean heldOut() {
-		return ejected || mode == Mode.DRAINING || mode == Mode.DRAINED || mode == Mode.MAINTENANCE
+		return ejected || heldOutByAction();
+	}
+
+	/**
+	 * Whether an operator action or a weight held at 0 by hand keeps it out of rotation.
+	 */
+	boolean heldOutByAction() {
+		return mode == Mode.DRAINING || mode == Mode.DRAINED || mode == Mode.MAINTENANCE
 				|| NominalWeight.heldAtZero(weight, nominalWeight);
 	}
 

@@ -7,7 +7,6 @@ import java.util.Optional;
 import dev.ballast.web.NotFoundException;
 import tools.jackson.databind.node.IntNode;
 
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
@@ -23,27 +22,32 @@ public class InstanceDirectory {
 
 	private final InstanceQueries queries;
 
-	private final JdbcClient jdbc;
+	private final InstanceStore instances;
 
-	InstanceDirectory(Registrations registrations, InstanceQueries queries, JdbcClient jdbc) {
+	InstanceDirectory(Registrations registrations, InstanceQueries queries, InstanceStore instances) {
 		this.registrations = registrations;
 		this.queries = queries;
-		this.jdbc = jdbc;
+		this.instances = instances;
 	}
 
 	/**
 	 * Registers or replaces an instance exactly as {@code PUT
-	 * /v1/services/{service}/instances/{id}} does, guard included.
+	 * /v1/services/{service}/instances/{id}} does, guard included, but refusing an id
+	 * that another service holds (such entrances name instances by id alone), by a rule
+	 * that holds under concurrency ({@link WritePath#keepIdInOneService}).
 	 * @param weight the typed weight, or null for the service's default
 	 * @param metadata labels, checked like the REST API's (no key {@code weight})
 	 * @param tags checked already by the entrance ({@link Tags#of}, naming the fields its
 	 * way)
+	 * @param health what the registrant reported of its health with the registration
 	 * @return the instance as stored, and whether it is new
+	 * @throws dev.ballast.web.ConflictException when another service holds the id
 	 */
 	public Registered register(ServiceName service, InstanceId id, String address, int port, Integer weight,
-			Map<String, String> metadata, Tags tags, int leaseTtlSeconds) {
+			Map<String, String> metadata, Tags tags, int leaseTtlSeconds, ReportedHealth health) {
 		Registration registration = registrations.register(service, id, new RegistrationRequest(address, port,
-				weight == null ? null : IntNode.valueOf(weight), null, metadata, tags.values(), leaseTtlSeconds, null));
+				weight == null ? null : IntNode.valueOf(weight), null, metadata, tags.values(), leaseTtlSeconds, null),
+				true, health);
 		return new Registered(registration.instance(), registration.created());
 	}
 
@@ -54,10 +58,7 @@ public class InstanceDirectory {
 
 	/** The services in which an instance with this id is registered, sorted by name. */
 	public List<ServiceName> servicesHolding(InstanceId id) {
-		return jdbc.sql("SELECT service FROM instance WHERE id = ? ORDER BY service")
-			.param(id.value())
-			.query((rs, row) -> ServiceName.of(rs.getString(1)))
-			.list();
+		return instances.servicesHolding(id);
 	}
 
 	/**

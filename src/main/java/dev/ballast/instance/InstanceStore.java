@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.ballast.database.AdvisoryLock;
 import dev.ballast.database.CommitBatch;
 import dev.ballast.weight.Weight;
 import tools.jackson.core.type.TypeReference;
@@ -117,6 +118,22 @@ class InstanceStore {
 			.params(service.value(), id.value())
 			.query(this::instance)
 			.optional();
+	}
+
+	/**
+	 * Takes the id's lock until the transaction ends
+	 * ({@link AdvisoryLock#takeForInstanceId}).
+	 */
+	void lockId(InstanceId id) {
+		AdvisoryLock.takeForInstanceId(jdbc, id.value());
+	}
+
+	/** The services in which an instance with this id is registered, sorted by name. */
+	List<ServiceName> servicesHolding(InstanceId id) {
+		return jdbc.sql("SELECT service FROM instance WHERE id = ? ORDER BY service")
+			.param(id.value())
+			.query((rs, row) -> ServiceName.of(rs.getString(1)))
+			.list();
 	}
 
 	/** Locks the instance row; the caller already holds the service lock. */

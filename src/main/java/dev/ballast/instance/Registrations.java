@@ -37,21 +37,37 @@ class Registrations {
 	 * registrations of other requests that arrive meanwhile ({@link WritePath#grouped}).
 	 */
 	Registration register(ServiceName service, InstanceId id, RegistrationRequest request) {
-		return path.grouped(service, id, () -> registerNow(service, id, request));
+		return register(service, id, request, false, ReportedHealth.PASSING);
 	}
 
-	private Registration registerNow(ServiceName service, InstanceId id, RegistrationRequest request) {
+	/**
+	 * Like {@link #register(ServiceName, InstanceId, RegistrationRequest)}, for an
+	 * entrance that names instances by id alone.
+	 * @param idInOneService refuse the id when another service holds it
+	 * ({@link WritePath#keepIdInOneService})
+	 * @param health what the registrant reported with it, stored in the same revision
+	 */
+	Registration register(ServiceName service, InstanceId id, RegistrationRequest request, boolean idInOneService,
+			ReportedHealth health) {
+		return path.grouped(service, id, () -> registerNow(service, id, request, idInOneService, health));
+	}
+
+	private Registration registerNow(ServiceName service, InstanceId id, RegistrationRequest request,
+			boolean idInOneService, ReportedHealth health) {
 		Metadata metadata = Metadata.of(request.metadata(), "/metadata");
 		Tags tags = Tags.of(request.tags(), "/tags", index -> "/tags/" + index);
 		LockedService locked = path.lockOrCreate(service, id);
+		if (idInOneService) {
+			path.keepIdInOneService(service, id);
+		}
 		ServiceSettings settings = locked.settings();
 		List<String> normalized = new ArrayList<>();
 		Weight weight = request.weight() == null ? settings.defaultWeight()
 				: weights.read(request.weight(), "/weight", settings, id.value(), normalized);
 		int leaseTtl = request.leaseTtlSeconds() == null ? settings.leaseTtlSeconds() : request.leaseTtlSeconds();
 		Optional<Instance> existing = locked.find(id);
-		Instance candidate = Instance.registered(service, id, request.address(), request.port(), request.zone(), weight,
-				metadata, tags, leaseTtl, clock.instant(), existing.orElse(null));
+		Instance candidate = health.applied(locked, Instance.registered(service, id, request.address(), request.port(),
+				request.zone(), weight, metadata, tags, leaseTtl, clock.instant(), existing.orElse(null)));
 		Committed committed = locked.changes(Guard.of("re-registering", request.force(), Guard.FORCE_FIELD))
 			.put(existing.orElse(null), candidate)
 			.commit();

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 import dev.ballast.audit.AuditTrail;
+import dev.ballast.web.ConflictException;
 import dev.ballast.web.NotFoundException;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -147,6 +148,28 @@ public class WritePath {
 			lockedService.stored(id, locked.instance().orElse(null));
 			return lockedService;
 		}).orElseGet(() -> lockOrCreate(service));
+	}
+
+	/**
+	 * Refuses to register {@code id} in {@code service} while another service holds it,
+	 * for entrances that name instances by id alone (Consul's). A rule that holds under
+	 * any concurrency: every such registration takes the id's lock before it reads where
+	 * the id is, so a racer reads only after the winner committed (or, in the same group,
+	 * after the winner's rows were written), and sees it. Call after locking the service.
+	 * @throws ConflictException naming the id and the service that holds it
+	 */
+	void keepIdInOneService(ServiceName service, InstanceId id) {
+		instances.lockId(id);
+		written(behind.current());
+		List<ServiceName> others = instances.servicesHolding(id)
+			.stream()
+			.filter(holder -> !holder.equals(service))
+			.toList();
+		if (!others.isEmpty()) {
+			throw new ConflictException(("ID \"%s\" is registered in service %s: Ballast keeps an instance in one "
+					+ "service; deregister it there first")
+				.formatted(id, others.getFirst()));
+		}
 	}
 
 	/** Locks and reads one instance of a locked service. */

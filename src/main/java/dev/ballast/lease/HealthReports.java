@@ -3,6 +3,7 @@ package dev.ballast.lease;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.stream.Stream;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
@@ -64,10 +65,8 @@ public class HealthReports {
 	public Report fail(ServiceName service, InstanceId id) {
 		Instant now = clock.instant();
 		LockedService locked = path.lock(service);
-		List<Instance> instances = locked.instances();
 		Instance target = locked.instance(id);
-		boolean eject = target.ejected() || ejectable(locked, instances, target, now);
-		Instance after = target.renewed(now).expired(eject);
+		Instance after = failing(locked, target.renewed(now));
 		Committed committed = locked.changes(Guard.none()).put(target, after).commit();
 		Instance stored = committed.stored(id);
 		if (target.health() != Health.CRITICAL || target.ejected() != stored.ejected()) {
@@ -80,11 +79,27 @@ public class HealthReports {
 		return new Report(stored.mode(), stored.effectiveWeight(), stored.health(), stored.ejected());
 	}
 
-	private static boolean ejectable(LockedService locked, List<Instance> instances, Instance target, Instant now) {
-		List<EjectionCap.Member> members = instances.stream()
+	/**
+	 * {@code renewed} (the instance as it reports, just renewed: passing, not ejected)
+	 * turned CRITICAL by its failing report: ejected if it was already, or if the
+	 * ejection cap allows; held routable otherwise. Also what a registration that reports
+	 * itself critical stores ({@link dev.ballast.instance.ReportedHealth}), so that it
+	 * appears once, already critical.
+	 * @param locked its service, locked, as it stands before the report
+	 */
+	public Instance failing(LockedService locked, Instance renewed) {
+		boolean ejected = locked.find(renewed.id()).map(Instance::ejected).orElse(false);
+		return renewed.expired(ejected || ejectable(locked, renewed));
+	}
+
+	private static boolean ejectable(LockedService locked, Instance target) {
+		Instant now = target.lastRenewedAt();
+		// The target as it reports, in place of what is stored (a new one is not yet).
+		Stream<Instance> others = locked.instances().stream().filter(instance -> !instance.id().equals(target.id()));
+		List<EjectionCap.Member> members = Stream.concat(others, Stream.of(target))
 			.map(instance -> new EjectionCap.Member(instance.id().value(), instance.nominalWeight().value(),
-					instance.routable(), instance.id().equals(target.id()) ? now : instance.leaseExpiresAt(),
-					instance.id().equals(target.id()) || instance.health() == Health.CRITICAL, instance.ejected()))
+					instance.routable(), instance == target ? now : instance.leaseExpiresAt(),
+					instance == target || instance.health() == Health.CRITICAL, instance.ejected()))
 			.toList();
 		// Only this instance is decided here; the sweep decides the others as before.
 		return EjectionCap.decide(members, locked.settings().maxEjectionPercent())

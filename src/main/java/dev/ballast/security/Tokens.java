@@ -1,6 +1,8 @@
 package dev.ballast.security;
 
 import java.time.Clock;
+import java.time.Instant;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -41,6 +43,15 @@ class Tokens implements Notified {
 
 	private final AtomicBoolean reloadPending = new AtomicBoolean();
 
+	/** The tokens last loaded; guarded by this object's lock. */
+	private Map<SecretDigest, Token> loaded = Map.of();
+
+	/**
+	 * The earliest expiry among the tokens last announced in force, or null for none:
+	 * when it comes, they are announced again without it ({@link #endExpired}).
+	 */
+	private volatile Instant nextExpiry;
+
 	Tokens(TokenStore store, Clock clock, ApplicationEventPublisher events) {
 		this.store = store;
 		this.clock = clock;
@@ -59,12 +70,42 @@ class Tokens implements Notified {
 	 * it later, so a deleted token cannot come back.
 	 */
 	synchronized void reload() {
-		Map<SecretDigest, Token> loaded = store.all();
+		loaded = store.all();
 		bySecretHash = loaded.entrySet()
 			.stream()
 			.collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, entry -> new Caller(entry.getValue())));
-		events.publishEvent(new TokensInForce(
-				loaded.values().stream().map(token -> token.id().toString()).collect(Collectors.toSet())));
+		announce();
+	}
+
+	/**
+	 * Announces the tokens in force again once one of them has expired, so that what
+	 * outlives a request with it (an open watch stream) ends as it would were the token
+	 * deleted; called by {@link TokenExpiry} at short intervals, which bound how late.
+	 */
+	void endExpired() {
+		Instant next = nextExpiry;
+		if (next != null && !clock.instant().isBefore(next)) {
+			synchronized (this) {
+				announce();
+			}
+		}
+	}
+
+	/** Publishes the tokens not expired now; called holding this object's lock. */
+	private void announce() {
+		Instant now = clock.instant();
+		Set<String> inForce = new HashSet<>();
+		Instant next = null;
+		for (Token token : loaded.values()) {
+			if (!token.expiredAt(now)) {
+				inForce.add(token.id().toString());
+				if (token.expiresAt() != null && (next == null || token.expiresAt().isBefore(next))) {
+					next = token.expiresAt();
+				}
+			}
+		}
+		nextExpiry = next;
+		events.publishEvent(new TokensInForce(inForce));
 	}
 
 	@Override

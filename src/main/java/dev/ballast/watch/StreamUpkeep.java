@@ -11,8 +11,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The upkeep of live streams, on the caller's thread: keepalives, age limits, stalls, and
- * the end of streams whose token was deleted. None of it needs the delivering thread:
- * each acts on one stream's own queue.
+ * the end of streams whose token was deleted or expired. None of it needs the delivering
+ * thread: each acts on one stream's own queue.
  */
 @Component
 class StreamUpkeep {
@@ -48,7 +48,10 @@ class StreamUpkeep {
 		}
 	}
 
-	/** A stream whose token was deleted ends at once; reconnecting, it gets 401. */
+	/**
+	 * A stream whose token was deleted, or has expired, ends at once; reconnecting, it
+	 * gets 401.
+	 */
 	@EventListener
 	void on(TokensInForce tokens) {
 		for (Watcher watcher : streams.live()) {

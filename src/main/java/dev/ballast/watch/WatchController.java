@@ -109,7 +109,8 @@ class WatchController {
 			content = @Content(mediaType = "text/event-stream", schema = @Schema(type = "string"),
 					examples = @ExampleObject(name = "stream", value = EXAMPLE)))
 	@ApiResponse(responseCode = "503",
-			description = "The node serves its maximum of watchers; retry after Retry-After, here or on another node",
+			description = "The node serves its maximum of watchers, or the token holds its maximum of open streams on "
+					+ "this node; retry after Retry-After, here or on another node",
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
 	void watch(@PathVariable String service,
@@ -139,7 +140,8 @@ class WatchController {
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
 	@ApiResponse(responseCode = "503",
-			description = "The node serves its maximum of watchers; retry after Retry-After, here or on another node",
+			description = "The node serves its maximum of watchers, or the token holds its maximum of open streams on "
+					+ "this node; retry after Retry-After, here or on another node",
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
 	void watchMany(
@@ -183,17 +185,25 @@ class WatchController {
 			streamHeaders(response);
 			return;
 		}
+		String token = request.getUserPrincipal().getName();
+		if (!cap.tryAcquireStream(token)) {
+			throw new OverloadedException(("this token holds its maximum of %d open streams on this node; close one, "
+					+ "or give the clients that share the token tokens of their own")
+				.formatted(settings.maxStreamsPerToken()));
+		}
 		if (!cap.tryAcquire()) {
+			cap.releaseStream(token);
 			throw new OverloadedException("this node serves its maximum of %d watchers; retry later or on another node"
 				.formatted(settings.maxWatchers()));
 		}
 		List<Runnable> disconnects = subscriber == null ? List.of()
 				: services.stream().map(service -> subscribers.connect(service, subscriber)).toList();
 		Watcher watcher = new Watcher(services, multiplexed, subscriber, resumeFrom, settings.queueCapacity(),
-				System.nanoTime() + maxAgeNanos(), request.getUserPrincipal().getName(), closed -> {
+				System.nanoTime() + maxAgeNanos(), token, closed -> {
 					follower.closed(closed);
 					disconnects.forEach(Runnable::run);
 					cap.release();
+					cap.releaseStream(token);
 				});
 		try {
 			await(follower.open(watcher));

@@ -21,6 +21,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxTokenlessWatchers of those, the blocking queries without a token (Consul's
  * catalog) at most, so that they cannot use up what callers with a token need; past it,
  * 503
+ * @param maxStreamsPerToken streams one token may hold open on this node; past it, that
+ * token's new streams get 503 with Retry-After
  * @param queueCapacity events queued for one stream that is not reading; past it the
  * queue is dropped and the stream gets a fresh snapshot instead
  * @param stallTimeout a stream that has taken nothing for this long when its queue
@@ -41,10 +43,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 record WatchSettings(@DefaultValue("15s") Duration keepalive, @DefaultValue("10m") Duration maxAge,
 		@DefaultValue("1m") Duration maxAgeJitter, @DefaultValue("1h") Duration retention,
 		@DefaultValue("15000") int maxWatchers, @DefaultValue("1000") int maxTokenlessWatchers,
-		@DefaultValue("1000") int queueCapacity, @DefaultValue("30s") Duration stallTimeout,
-		@DefaultValue("1024") int recentChanges, @DefaultValue("2s") Duration catchUpInterval,
-		@DefaultValue("2m") Duration idleServiceTimeout, @DefaultValue("60s") Duration defaultWait,
-		@DefaultValue("300s") Duration maxWait, @DefaultValue("60s") Duration subscriberTtl,
-		@DefaultValue("1s") Duration flushInterval) {
+		@DefaultValue("1000") int maxStreamsPerToken, @DefaultValue("1000") int queueCapacity,
+		@DefaultValue("30s") Duration stallTimeout, @DefaultValue("1024") int recentChanges,
+		@DefaultValue("2s") Duration catchUpInterval, @DefaultValue("2m") Duration idleServiceTimeout,
+		@DefaultValue("60s") Duration defaultWait, @DefaultValue("300s") Duration maxWait,
+		@DefaultValue("60s") Duration subscriberTtl, @DefaultValue("1s") Duration flushInterval) {
 
 }

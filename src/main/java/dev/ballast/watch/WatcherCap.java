@@ -1,5 +1,6 @@
 package dev.ballast.watch;
 
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Gauge;
@@ -8,11 +9,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.stereotype.Component;
 
 /**
- * How many streams and waiting blocking queries this node serves at once. Past the cap a
- * node sheds new ones with 503, so that a storm of reconnecting clients spreads over the
- * other nodes instead of exhausting this one. Waits without a token count against a
- * smaller share of it too: anyone can open them, and they must not take the room of
- * callers with a token.
+ * How many streams and waiting blocking queries this node serves at once, and how many
+ * streams of those one token may hold open. Past the node's cap a node sheds new ones
+ * with 503, so that a storm of reconnecting clients spreads over the other nodes instead
+ * of exhausting this one; past a token's, that token's new streams are shed the same way,
+ * so that one caller (a leaked loop, a stolen reader token) cannot take every stream the
+ * node has. Waits without a token count against a smaller share of the node's cap too:
+ * anyone can open them, and they must not take the room of callers with a token.
  */
 @Component
 class WatcherCap {
@@ -25,9 +28,15 @@ class WatcherCap {
 
 	private final int maxTokenless;
 
+	/** Open streams by token id; a token holding none has no entry. */
+	private final ConcurrentHashMap<String, Integer> streamsByToken = new ConcurrentHashMap<>();
+
+	private final int maxStreamsPerToken;
+
 	WatcherCap(WatchSettings settings, MeterRegistry meters) {
 		this.max = settings.maxWatchers();
 		this.maxTokenless = settings.maxTokenlessWatchers();
+		this.maxStreamsPerToken = settings.maxStreamsPerToken();
 		Gauge.builder("ballast.watch.open", open, AtomicInteger::get)
 			.description("Open watch streams and waiting blocking queries on this node")
 			.register(meters);
@@ -61,6 +70,28 @@ class WatcherCap {
 	void releaseTokenless() {
 		release();
 		tokenless.decrementAndGet();
+	}
+
+	/**
+	 * Takes one of {@code token}'s streams, besides the node's place
+	 * ({@link #tryAcquire}) that the stream also takes.
+	 * @return false when the token holds its maximum
+	 */
+	boolean tryAcquireStream(String token) {
+		boolean[] taken = { false };
+		streamsByToken.compute(token, (key, held) -> {
+			int count = held == null ? 0 : held;
+			if (count >= maxStreamsPerToken) {
+				return held;
+			}
+			taken[0] = true;
+			return count + 1;
+		});
+		return taken[0];
+	}
+
+	void releaseStream(String token) {
+		streamsByToken.computeIfPresent(token, (key, held) -> held == 1 ? null : held - 1);
 	}
 
 	int open() {

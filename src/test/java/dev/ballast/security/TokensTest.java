@@ -2,8 +2,15 @@ package dev.ballast.security;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
@@ -23,6 +30,9 @@ import static org.awaitility.Awaitility.await;
 
 @RegistryTest
 class TokensTest {
+
+	/** How late after its expiry a token's streams may end. */
+	private static final Duration LATENESS = Duration.ofSeconds(1);
 
 	@LocalServerPort
 	int port;
@@ -190,6 +200,55 @@ class TokensTest {
 			admin.patch("/v1/services/%s/instances/a".formatted(service), "{\"weight\":7}");
 			assertThat(unaffected.nextEvent(Duration.ofSeconds(5)).name()).as("other tokens' streams go on")
 				.isEqualTo("upsert");
+		}
+		assertThat(Api.on(port).as(secret).get(path).status()).isEqualTo(401);
+	}
+
+	@Test
+	void streamsOpenedWithATokenEndAtItsExpiry() throws Exception {
+		Api admin = Api.on(port);
+		String service = Names.service("expiring");
+		admin.put("/v1/services/%s/instances/a".formatted(service), Registration.at("h", 1));
+		String path = "/v1/services/%s/watch".formatted(service);
+		Instant expiresAt = Instant.now().plusSeconds(4);
+		String secret = create(admin,
+				"{\"name\":\"brief-edge\",\"role\":\"reader\",\"expiresAt\":\"" + expiresAt + "\"}");
+		int streams = 4;
+		CyclicBarrier start = new CyclicBarrier(streams);
+		ExecutorService openers = Executors.newFixedThreadPool(streams);
+		List<Future<EventStream>> opening = new ArrayList<>();
+		for (int i = 0; i < streams; i++) {
+			opening.add(openers.submit(() -> {
+				start.await(10, TimeUnit.SECONDS);
+				return EventStream.open(port, path, null, secret);
+			}));
+		}
+		List<EventStream> opened = new ArrayList<>();
+		try (EventStream unaffected = EventStream.open(port, path, null)) {
+			for (Future<EventStream> stream : opening) {
+				opened.add(stream.get(20, TimeUnit.SECONDS));
+			}
+			for (EventStream stream : opened) {
+				assertThat(stream.nextEvent(Duration.ofSeconds(10)).name()).isEqualTo("snapshot");
+			}
+			assertThat(unaffected.nextEvent(Duration.ofSeconds(10)).name()).isEqualTo("snapshot");
+
+			for (EventStream stream : opened) {
+				EventStream.Event last = stream
+					.nextEvent(Duration.between(Instant.now(), expiresAt).plus(LATENESS).plusSeconds(1));
+				Instant ended = Instant.now();
+				assertThat(last.name()).isEqualTo("reconnect");
+				assertThat(last.json().get("reason").asString()).isEqualTo("token-revoked");
+				assertThat(ended).as("ends at the expiry, not before and at most %s after it", LATENESS)
+					.isBetween(expiresAt, expiresAt.plus(LATENESS));
+			}
+			admin.patch("/v1/services/%s/instances/a".formatted(service), "{\"weight\":7}");
+			assertThat(unaffected.nextEvent(Duration.ofSeconds(5)).name()).as("other tokens' streams go on")
+				.isEqualTo("upsert");
+		}
+		finally {
+			opened.forEach(EventStream::close);
+			openers.shutdownNow();
 		}
 		assertThat(Api.on(port).as(secret).get(path).status()).isEqualTo(401);
 	}
