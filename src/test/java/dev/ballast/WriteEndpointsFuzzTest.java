@@ -551,22 +551,7 @@ class WriteEndpointsFuzzTest {
 	static final class Json {
 
 		static String string(String text) {
-			StringBuilder out = new StringBuilder("\"");
-			for (char c : text.toCharArray()) {
-				switch (c) {
-					case '"' -> out.append("\\\"");
-					case '\\' -> out.append("\\\\");
-					default -> {
-						if (c < 0x20 || Character.isSurrogate(c)) {
-							out.append("\\u%04x".formatted((int) c));
-						}
-						else {
-							out.append(c);
-						}
-					}
-				}
-			}
-			return out.append('"').toString();
+			return dev.ballast.support.Properties.jsonString(text);
 		}
 
 		static Gen<String> value(int depth) {

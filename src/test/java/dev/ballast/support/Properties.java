@@ -167,6 +167,32 @@ public final class Properties {
 				"99999999999999999999999999999999", "0.5"));
 	}
 
+	/**
+	 * {@code text} as a JSON string, with every control character and surrogate written
+	 * as a {@code \}{@code uXXXX} escape, so that any Java string, lone surrogates
+	 * included, travels as the client meant it.
+	 * @param text the text
+	 * @return the JSON string, quoted
+	 */
+	public static String jsonString(String text) {
+		StringBuilder out = new StringBuilder("\"");
+		for (char c : text.toCharArray()) {
+			switch (c) {
+				case '"' -> out.append("\\\"");
+				case '\\' -> out.append("\\\\");
+				default -> {
+					if (c < 0x20 || Character.isSurrogate(c)) {
+						out.append("\\u%04x".formatted((int) c));
+					}
+					else {
+						out.append(c);
+					}
+				}
+			}
+		}
+		return out.append('"').toString();
+	}
+
 	private static String join(List<Character> chars) {
 		StringBuilder text = new StringBuilder(chars.size());
 		chars.forEach(text::append);
