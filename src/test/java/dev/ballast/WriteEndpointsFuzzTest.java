@@ -14,8 +14,10 @@ import java.util.stream.Collectors;
 
 import dev.ballast.support.Admin;
 import dev.ballast.support.Api;
+import dev.ballast.support.CleanWrites;
 import dev.ballast.support.Names;
 import dev.ballast.support.OtherNode;
+import dev.ballast.support.ServerLog;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,6 +31,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import static dev.ballast.support.Properties.anyChars;
 import static dev.ballast.support.Properties.charsBetween;
 import static dev.ballast.support.Properties.charsOf;
+import static dev.ballast.support.Properties.hostileNumbers;
+import static dev.ballast.support.Properties.hostileText;
+import static dev.ballast.support.Properties.hostileTimestamps;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.generators.SourceDSL.doubles;
 import static org.quicktheories.generators.SourceDSL.integers;
@@ -56,6 +61,9 @@ class WriteEndpointsFuzzTest {
 
 	private static final String REGISTRATION = "{\"address\":\"10.0.0.9\",\"port\":8080,\"weight\":100,"
 			+ "\"zone\":\"az-1\",\"metadata\":{\"color\":\"%s\"},\"leaseTtlSeconds\":300}";
+
+	/** The rows of {@link #snapshot} that are the fixture's service's own. */
+	private static final int FIXTURE_ROWS = 8;
 
 	private static OtherNode node;
 
@@ -101,6 +109,29 @@ class WriteEndpointsFuzzTest {
 	@Test
 	void mutatedPathsAreRefusedWithoutWriting() {
 		fuzz(150).forAll(mutatedPaths()).checkAssert(WriteEndpointsFuzzTest::check);
+	}
+
+	/**
+	 * NUL, lone surrogates, control characters, timestamps beyond every range and numbers
+	 * at every integer edge, each put into one string, timestamp or number field of one
+	 * endpoint's body (inside its objects and arrays too); one case in three is sent at
+	 * the same moment as clean registrations into other services, which share its commit
+	 * group. Never a 5xx, a refusal writes nothing, every clean write succeeds, and the
+	 * server logs no ERROR.
+	 */
+	@Test
+	void hostileValuesInEveryFieldFailAloneBesideCleanWrites() {
+		try (ServerLog log = ServerLog.open()) {
+			fuzz(150).forAll(hostileBodies(), integers().between(0, 2)).checkAssert((attempt, share) -> {
+				if (share == 0) {
+					checkBesideCleanWrites(attempt);
+				}
+				else {
+					check(attempt);
+				}
+			});
+			assertThat(log.errors()).as("ERROR lines the server logged during the fuzz run").isEmpty();
+		}
 	}
 
 	private static QuickTheory fuzz(int tries) {
@@ -226,6 +257,26 @@ class WriteEndpointsFuzzTest {
 	}
 
 	/**
+	 * {@link #check}, with the request sent beside clean registrations into services of
+	 * their own: the services and instances they create are left out of the comparison.
+	 */
+	private static void checkBesideCleanWrites(Attempt attempt) {
+		Fixture fixture = Fixture.create(attempt.endpoint().release);
+		String path = attempt.path(fixture);
+		List<String> before = snapshot(fixture).subList(0, FIXTURE_ROWS);
+		HttpResponse<String> response = CleanWrites.beside(api,
+				() -> api.raw(attempt.endpoint().method, path, attempt.body(), attempt.headers(), HANG));
+		int status = response.statusCode();
+		assertThat(status).as("%s %s answered %d: %s", attempt.endpoint().method, path, status, response.body())
+			.isBetween(200, 499);
+		if (status >= 400) {
+			assertThat(snapshot(fixture).subList(0, FIXTURE_ROWS))
+				.as("%s %s was refused with %d but changed the database", attempt.endpoint().method, path, status)
+				.isEqualTo(before);
+		}
+	}
+
+	/**
 	 * Everything kept about the fixture's service, and every service and instance created
 	 * since the test started (a refused request to another path must not create one).
 	 * Kept answers to {@code Idempotency-Key}s are left out: refusals are kept and
@@ -262,6 +313,17 @@ class WriteEndpointsFuzzTest {
 		return Generate.enumValues(Endpoint.class)
 			.flatMap(endpoint -> Bodies.mutated(endpoint.body)
 				.map(body -> new Attempt(endpoint, null, null, body, Map.of("Content-Type", "application/json"))));
+	}
+
+	private static Gen<Attempt> hostileBodies() {
+		List<Endpoint> withBodies = java.util.Arrays.stream(Endpoint.values())
+			.filter(endpoint -> endpoint.body != null)
+			.toList();
+		return Generate.pick(withBodies)
+			.flatMap(endpoint -> integers().between(0, endpoint.body.members().size() - 1)
+				.flatMap(at -> Hostile.into(endpoint.body.members().get(at).getValue())
+					.map(value -> new Attempt(endpoint, null, null, endpoint.body.with(at, value).text(),
+							Map.of("Content-Type", "application/json")))));
 	}
 
 	private static Gen<Attempt> mutatedHeaders() {
@@ -489,22 +551,7 @@ class WriteEndpointsFuzzTest {
 	static final class Json {
 
 		static String string(String text) {
-			StringBuilder out = new StringBuilder("\"");
-			for (char c : text.toCharArray()) {
-				switch (c) {
-					case '"' -> out.append("\\\"");
-					case '\\' -> out.append("\\\\");
-					default -> {
-						if (c < 0x20 || Character.isSurrogate(c)) {
-							out.append("\\u%04x".formatted((int) c));
-						}
-						else {
-							out.append(c);
-						}
-					}
-				}
-			}
-			return out.append('"').toString();
+			return dev.ballast.support.Properties.jsonString(text);
 		}
 
 		static Gen<String> value(int depth) {
@@ -557,6 +604,34 @@ class WriteEndpointsFuzzTest {
 					Generate.pick(List.of("", " ", "null", "{", "}", "{\"a\":}", "{\"a\" 1}", "{'a':1}", "{\"a\":1,}",
 							"{\"a\":1}{\"b\":2}", "<xml/>", "\uFEFF{}", "{\"address\":\"h\",\"port\":80} trailing",
 							"{\"weight\":1}/*c*/", "\u0000", "%7B%7D", "address=h&port=80")));
+		}
+
+	}
+
+	/**
+	 * A hostile value of the kind a field holds, given the value it holds in a body the
+	 * endpoint accepts: a string gets hostile text (a timestamp, hostile timestamps too),
+	 * a number hostile numbers, an object a hostile key or value, an array a hostile
+	 * item.
+	 */
+	static final class Hostile {
+
+		static Gen<String> into(String accepted) {
+			Gen<String> text = hostileText().map(Json::string);
+			if (accepted.startsWith("\"2030")) {
+				return Generate.oneOf(hostileTimestamps(), text);
+			}
+			if (accepted.startsWith("{")) {
+				return text.zip(org.quicktheories.generators.SourceDSL.booleans().all(),
+						(hostile, asKey) -> asKey ? "{" + hostile + ":\"x\"}" : "{\"color\":" + hostile + "}");
+			}
+			if (accepted.startsWith("[")) {
+				return Generate.oneOf(text, hostileNumbers()).map(item -> "[" + item + "]");
+			}
+			if (Character.isDigit(accepted.charAt(0)) || accepted.charAt(0) == '-') {
+				return hostileNumbers();
+			}
+			return text;
 		}
 
 	}

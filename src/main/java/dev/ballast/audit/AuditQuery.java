@@ -1,10 +1,10 @@
 package dev.ballast.audit;
 
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.regex.Pattern;
 
 import dev.ballast.web.BadParameterException;
+import dev.ballast.web.Timestamps;
 
 /**
  * What {@code GET /v1/audit} asks for, checked parameter by parameter so that a refusal
@@ -46,13 +46,9 @@ record AuditQuery(String service, String instance, Instant since, Long before, i
 		if (value == null) {
 			return null;
 		}
-		try {
-			return Instant.parse(value);
-		}
-		catch (DateTimeParseException ex) {
-			throw new BadParameterException("since",
-					"since must be an ISO-8601 instant such as 2026-11-30T10:00:00Z; got " + quote(value));
-		}
+		return Timestamps.parse(value)
+			.orElseThrow(() -> new BadParameterException("since",
+					"since must be %s; got %s".formatted(Timestamps.EXPECTED, quote(value))));
 	}
 
 	private static Long before(String value) {

@@ -71,16 +71,22 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 
 	/**
 	 * A field as Consul finds it: any case, underscores ignored; null when absent or JSON
-	 * null.
+	 * null. Two spellings of one field ({@code Weights} and {@code weights}) are refused:
+	 * which one counts would be a guess.
 	 */
 	static JsonNode field(JsonNode object, String name) {
 		String wanted = folded(name);
+		Map.Entry<String, JsonNode> found = null;
 		for (Map.Entry<String, JsonNode> entry : object.properties()) {
 			if (folded(entry.getKey()).equals(wanted)) {
-				return entry.getValue().isNull() ? null : entry.getValue();
+				if (found != null) {
+					throw ConsulRefusal.badRequest(name, "sent twice, as %s and %s; send it once"
+						.formatted(quote(found.getKey()), quote(entry.getKey())));
+				}
+				found = entry;
 			}
 		}
-		return null;
+		return found == null || found.getValue().isNull() ? null : found.getValue();
 	}
 
 	private static String folded(String key) {

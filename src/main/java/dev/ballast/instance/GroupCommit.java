@@ -14,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import dev.ballast.database.CommitBatch;
 import dev.ballast.database.RolledBack;
 import dev.ballast.web.OutcomeUnknownException;
 import io.micrometer.core.instrument.Gauge;
@@ -65,8 +66,10 @@ import org.springframework.web.context.request.RequestContextHolder;
  * ({@link WriteBehind}): it locks the services of its writes and the instances they name
  * in one statement as it begins, and writes the changed rows, each service's revision
  * once, with the change log and the audit, in one exchange before it commits. Should that
- * break a constraint, the group runs again with a statement per change, so that only the
- * write at fault is refused.
+ * break a constraint or hold a value the database refuses, the group runs again with a
+ * statement per change and each write's change-log and audit rows written as it ends
+ * ({@link CommitBatch#flush}), so that the failure names the write at fault and only that
+ * write is refused: the common group pays nothing for this, only a failed one.
  * <p>
  * No write waits for company: the committer takes whatever is queued when it is free, so
  * a lone write is committed at once, and a group forms only from writes that would
@@ -101,15 +104,18 @@ class GroupCommit implements SmartLifecycle {
 
 	private final WriteBehind behind;
 
+	private final CommitBatch batch;
+
 	private volatile Thread committer;
 
 	private volatile boolean running;
 
-	GroupCommit(PlatformTransactionManager transactions, WriteSettings settings, WriteBehind behind,
+	GroupCommit(PlatformTransactionManager transactions, WriteSettings settings, WriteBehind behind, CommitBatch batch,
 			MeterRegistry meters) {
 		this.transactions = new TransactionTemplate(transactions);
 		this.settings = settings;
 		this.behind = behind;
+		this.batch = batch;
 		Gauge.builder("ballast.writes.waiting", queue, BlockingQueue::size)
 			.description("Writes waiting for the committer to take them into a group")
 			.register(meters);
@@ -208,6 +214,9 @@ class GroupCommit implements SmartLifecycle {
 							continue;
 						}
 						Throwable failure = write.run();
+						if (failure == null && !keepRows) {
+							failure = flushed();
+						}
 						if (failure != null) {
 							attempt.failed = write;
 							attempt.failure = failure;
@@ -246,6 +255,20 @@ class GroupCommit implements SmartLifecycle {
 			}
 			attempt.failed.fail(attempt.failure);
 			pending.remove(attempt.failed);
+		}
+	}
+
+	/**
+	 * Writes the rows the current write appended to the transaction's batch, so that a
+	 * refusal of theirs is that write's; the failure, if any.
+	 */
+	private Throwable flushed() {
+		try {
+			batch.flush();
+			return null;
+		}
+		catch (RuntimeException ex) {
+			return ex;
 		}
 	}
 

@@ -109,6 +109,7 @@ class ContainerProblems {
 			case CONTENT_TOO_LARGE -> ProblemResponses.TOO_LARGE;
 			case REQUEST_HEADER_FIELDS_TOO_LARGE, URI_TOO_LONG -> ProblemResponses.TOO_LARGE;
 			case SERVICE_UNAVAILABLE -> ProblemResponses.OVERLOADED;
+			case NOT_IMPLEMENTED -> ProblemResponses.NOT_IMPLEMENTED;
 			default -> status.is5xxServerError() ? ProblemResponses.INTERNAL : ProblemResponses.REFUSED;
 		};
 	}

@@ -64,6 +64,14 @@ public final class ProblemReportValve extends ErrorReportValve {
 			return "the request line and headers are larger than this registry reads "
 					+ "(server.max-http-request-header-size, 8 KiB by default): send a shorter URL or fewer headers";
 		}
+		if (message.contains("number of headers")) {
+			return "the request has more headers than this registry reads (Tomcat's maxHeaderCount, 100 by default): "
+					+ "send fewer headers";
+		}
+		if (status == HttpStatus.NOT_IMPLEMENTED) {
+			return "the request needs what this registry does not implement, such as a Transfer-Encoding other than "
+					+ "chunked: send the body with Content-Length or with Transfer-Encoding: chunked";
+		}
 		if (status == HttpStatus.BAD_REQUEST) {
 			return "the request line or a header cannot be read: a path is ASCII without spaces or control "
 					+ "characters, every % starts two hex digits, and / or \\ are not encoded (%2F, %5C)";

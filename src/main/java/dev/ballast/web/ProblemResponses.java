@@ -76,6 +76,12 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 
 	static final URI INTERNAL = URI.create("https://ballast.dev/problems/internal-error");
 
+	/**
+	 * What the container does not implement (a transfer coding): the client's to change,
+	 * not a failure of the registry's.
+	 */
+	static final URI NOT_IMPLEMENTED = URI.create("https://ballast.dev/problems/not-implemented");
+
 	static final URI REFUSED = URI.create("https://ballast.dev/problems/bad-request");
 
 	@ExceptionHandler

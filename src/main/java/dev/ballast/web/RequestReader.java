@@ -71,13 +71,15 @@ public class RequestReader {
 	 * bound and validated record, or empty when {@link #read} would refuse the body for
 	 * any reason. A body holding the four letters {@code null} anywhere (an explicit
 	 * null, which {@link #read} refuses as a value, or those letters in a string) is left
-	 * to {@link #read} too, so the two can never bind one body differently.
+	 * to {@link #read} too, so the two can never bind one body differently, and so is a
+	 * body that may hold text the registry cannot store
+	 * ({@link StorableText#mayHoldUnstorable}), which the full way refuses at the border.
 	 * @param body the request body as received, UTF-8
 	 * @param type a record whose components carry constraint annotations
 	 * @return the record {@link #read} would return, or empty
 	 */
 	public <T> Optional<T> readValid(byte[] body, Class<T> type) {
-		if (!startsAnObject(body) || holdsNull(body)) {
+		if (!startsAnObject(body) || holdsNull(body) || StorableText.mayHoldUnstorable(body)) {
 			return Optional.empty();
 		}
 		T value;
@@ -236,7 +238,7 @@ public class RequestReader {
 		}
 		if (type == java.time.Instant.class || type == java.time.OffsetDateTime.class
 				|| type == java.time.ZonedDateTime.class) {
-			return "must be an RFC 3339 timestamp such as 2026-12-01T12:00:00Z";
+			return "must be " + Timestamps.EXPECTED;
 		}
 		if (type == java.time.Duration.class) {
 			return "must be an ISO 8601 duration such as PT30S";

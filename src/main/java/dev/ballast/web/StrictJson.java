@@ -1,10 +1,13 @@
 package dev.ballast.web;
 
+import java.time.Instant;
+
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.module.SimpleModule;
 
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -19,6 +22,10 @@ import org.springframework.context.annotation.Configuration;
  * instead of becoming infinity.
  *
  * <p>
+ * Every timestamp is read by {@link Timestamps}, which bounds it to what the registry can
+ * store.
+ *
+ * <p>
  * Jackson cannot refuse an explicit {@code null} without also refusing an absent optional
  * field of a record, so {@link RequestReader} refuses explicit nulls itself.
  */
@@ -27,7 +34,9 @@ class StrictJson {
 
 	@Bean
 	JsonMapperBuilderCustomizer strictJsonMapper() {
-		return builder -> builder.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+		return builder -> builder
+			.addModule(new SimpleModule("timestamps").addDeserializer(Instant.class, Timestamps.DESERIALIZER))
+			.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
 			.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, DeserializationFeature.FAIL_ON_TRAILING_TOKENS,
 					DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES,
 					DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)

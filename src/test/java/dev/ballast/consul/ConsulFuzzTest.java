@@ -5,14 +5,19 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.ballast.support.CleanWrites;
 import dev.ballast.support.Names;
 import dev.ballast.support.RegistryTest;
+import dev.ballast.support.ServerLog;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import static dev.ballast.support.Properties.hostileNumbers;
+import static dev.ballast.support.Properties.hostileText;
+import static dev.ballast.support.Properties.jsonString;
 import static dev.ballast.support.Properties.qt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.generators.SourceDSL.integers;
@@ -104,6 +109,48 @@ public class ConsulFuzzTest extends ConsulFixture {
 	}
 
 	/**
+	 * NUL, lone surrogates and control characters in every string of a registration (its
+	 * ID, Name, Address, a Meta key or value, a tag, the check's TTL and status), numbers
+	 * at every integer edge in its numbers, and hostile text in the maintenance reason;
+	 * one case in three sent beside clean registrations into other services, which share
+	 * its commit group. Never a 5xx, a refusal writes nothing, every clean write
+	 * succeeds, and the server logs no ERROR.
+	 */
+	@Test
+	void hostileValuesInEveryFieldFailAloneBesideCleanWrites() {
+		try (ServerLog log = ServerLog.open()) {
+			qt(120).forAll(hostileText(), hostileNumbers(), integers().between(0, 9), integers().between(0, 2))
+				.checkAssert((text, number, field, share) -> {
+					String hostile = jsonString(text);
+					String path = "/v1/agent/service/register";
+					String body = switch (field) {
+						case 0 -> registration(Map.of("ID", hostile));
+						case 1 -> registration(Map.of("Name", hostile));
+						case 2 -> registration(Map.of("Address", hostile));
+						case 3 -> registration(Map.of("Meta", "{\"v\":" + hostile + "}"));
+						case 4 -> registration(Map.of("Meta", "{" + hostile + ":\"1\"}"));
+						case 5 -> registration(Map.of("Tags", "[" + hostile + "]"));
+						case 6 -> registration(Map.of("Check", "{\"TTL\":" + hostile + "}"));
+						case 7 -> registration(Map.of("Port", number));
+						case 8 -> registration(Map.of("Weights", "{\"Passing\":" + number + "}"));
+						default -> null;
+					};
+					if (body == null) {
+						path = "/v1/agent/service/maintenance/i1.%s?enable=true&reason=%s".formatted(service,
+								java.net.URLEncoder.encode(text, java.nio.charset.StandardCharsets.UTF_8));
+					}
+					if (share == 0) {
+						checkBesideCleanWrites(path, body);
+					}
+					else {
+						check(path, body);
+					}
+				});
+			assertThat(log.errors()).as("ERROR lines the server logged during the fuzz run").isEmpty();
+		}
+	}
+
+	/**
 	 * A valid registration of a new instance of the fixture, with some members replaced.
 	 */
 	private String registration(Map<String, String> replaced) {
@@ -137,6 +184,31 @@ public class ConsulFuzzTest extends ConsulFixture {
 			service = Names.service("cfz");
 			fixture();
 		}
+	}
+
+	/**
+	 * {@link #check}, with the request sent beside clean registrations into services of
+	 * their own, which the snapshot's count of services leaves out.
+	 */
+	private void checkBesideCleanWrites(String path, String body) {
+		String before = fixtureSnapshot();
+		HttpResponse<String> response = CleanWrites.beside(api, () -> api.raw("PUT", path, body,
+				body == null ? Map.of() : Map.of("Content-Type", "application/json"), HANG));
+		String call = "PUT " + path + " " + body + " → " + response.statusCode() + " " + response.body();
+		assertThat(response.statusCode()).as("never a 5xx: %s", call).isLessThan(500);
+		if (response.statusCode() >= 400) {
+			assertThat(fixtureSnapshot()).as("a refused request writes nothing: %s", call).isEqualTo(before);
+		}
+		else {
+			service = Names.service("cfz");
+			fixture();
+		}
+	}
+
+	/** {@link #snapshot} without the count of every service. */
+	private String fixtureSnapshot() {
+		String all = snapshot();
+		return all.substring(all.indexOf('|'));
 	}
 
 	/**

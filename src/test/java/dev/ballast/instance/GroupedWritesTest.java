@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import dev.ballast.audit.Action;
+import dev.ballast.audit.AuditEntry;
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
 import dev.ballast.support.Registration;
@@ -143,6 +145,45 @@ class GroupedWritesTest {
 			assertThat(after.get(30, TimeUnit.SECONDS)).isEqualTo(201);
 			assertThatThrownBy(() -> broken.get(30, TimeUnit.SECONDS)).cause()
 				.isInstanceOf(DataIntegrityViolationException.class);
+		}
+		assertThat(log(service)).containsExactly("1:UPSERT:g1:10", "2:UPSERT:g1:11", "3:UPSERT:g2:20");
+		assertThat(rows(service)).containsExactly("g1:11:2", "g2:20:3");
+		assertThat(revision(service)).isEqualTo(3);
+	}
+
+	/**
+	 * Text PostgreSQL cannot store, past the border's rule ({@code StorableText}) as a
+	 * write of some other door might carry it, in an audit entry: audit events are
+	 * written in one batch just before commit whatever the group's way of writing its
+	 * rows, so the database's refusal names no write. Only the write that appended it is
+	 * refused.
+	 */
+	@Test
+	void anUnstorableValueAtCommitIsRefusedAloneAndItsGroupCommits() throws Exception {
+		String service = Names.service("behind-nul");
+		Api api = Api.on(port);
+		assertThat(api.put(path(service, "g1"), Registration.at("10.0.0.1", 8080).weight(10)).status()).isEqualTo(201);
+		try (ExecutorService pool = Executors.newFixedThreadPool(4);
+				HeldCommitter committer = new HeldCommitter(groups, pool)) {
+			Future<Integer> before = committer.queued(() -> put(api, service, "g1", 11), 1);
+			Future<Instance> broken = committer
+				.queued(() -> groups.run(ServiceName.of(service), InstanceId.of("bad"), () -> {
+					LockedService locked = path.lockOrCreate(ServiceName.of(service), InstanceId.of("bad"));
+					Instance bad = new Instance(ServiceName.of(service), InstanceId.of("bad"), "10.0.0.9", 8080, null,
+							Weight.of(10), Weight.of(10), Weight.of(10), Mode.SERVING, null, Health.PASSING, false,
+							new Metadata(Map.of()), new Tags(List.of()), 30, Instant.now(), 0);
+					return locked.changes(Guard.none())
+						.put(null, bad)
+						.commit()
+						.audit(AuditEntry.of(Action.INSTANCE_CREATE, service, "bad", null, Map.of("k", "a\u0000b")))
+						.stored(InstanceId.of("bad"));
+				}), 2);
+			Future<Integer> after = committer.queued(() -> put(api, service, "g2", 20), 3);
+			committer.release();
+			assertThat(before.get(30, TimeUnit.SECONDS)).isEqualTo(200);
+			assertThat(after.get(30, TimeUnit.SECONDS)).isEqualTo(201);
+			assertThatThrownBy(() -> broken.get(30, TimeUnit.SECONDS)).cause()
+				.isInstanceOf(org.springframework.dao.DataAccessException.class);
 		}
 		assertThat(log(service)).containsExactly("1:UPSERT:g1:10", "2:UPSERT:g1:11", "3:UPSERT:g2:20");
 		assertThat(rows(service)).containsExactly("g1:11:2", "g2:20:3");

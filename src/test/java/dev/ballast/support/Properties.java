@@ -131,6 +131,68 @@ public final class Properties {
 		return SourceDSL.lists().of(Generate.pick(alphabet)).ofSizeBetween(minLength, maxLength).map(Properties::join);
 	}
 
+	/**
+	 * Text that PostgreSQL cannot store or that a careless border lets through: NUL, lone
+	 * surrogates (high, low, reversed pairs), other control characters and DEL, alone or
+	 * inside ordinary text, and a valid pair as the one that must pass.
+	 * @return the generator of hostile strings (as Java strings, not yet JSON)
+	 */
+	public static Gen<String> hostileText() {
+		Gen<String> bad = Generate.pick(List.of("\u0000", "\ud800", "\udfff", "\udc00\ud800", "\u0007", "\u001b",
+				"\u007f", "\r\n", "\u0000\u0000", "\ud83d"));
+		Gen<String> around = charsOf("abc-_.", 0, 3);
+		return around.zip(bad, around, (before, middle, after) -> before + middle + after);
+	}
+
+	/**
+	 * RFC 3339 timestamps at and beyond the edges of what PostgreSQL and
+	 * {@link java.time.Instant} hold, as JSON strings.
+	 * @return the generator
+	 */
+	public static Gen<String> hostileTimestamps() {
+		return Generate.pick(List.of("\"+294277-01-01T00:00:00Z\"", "\"+1000000000-01-01T00:00:00Z\"",
+				"\"-1000000000-01-01T00:00:00Z\"", "\"-4714-11-23T00:00:00Z\"", "\"+10000-01-01T00:00:00Z\"",
+				"\"0000-01-01T00:00:00Z\"", "\"-0001-12-31T23:59:59Z\"", "\"9999-12-31T23:59:59.999999999Z\"",
+				"\"1970-01-01T00:00:00Z\"", "\"2030-01-01T00:00:00+14:00\"", "\"2030-02-30T00:00:00Z\"",
+				"\"2030-01-01T24:00:00Z\"", "\"2030-01-01\""));
+	}
+
+	/**
+	 * Numbers at and beyond the edges of every integer type, as JSON.
+	 * @return the generator
+	 */
+	public static Gen<String> hostileNumbers() {
+		return Generate.pick(List.of("9223372036854775807", "-9223372036854775808", "9223372036854775808", "2147483647",
+				"-2147483648", "2147483648", "1e308", "-1e308", "1e-400", "4.9e-324", "-0",
+				"99999999999999999999999999999999", "0.5"));
+	}
+
+	/**
+	 * {@code text} as a JSON string, with every control character and surrogate written
+	 * as a {@code \}{@code uXXXX} escape, so that any Java string, lone surrogates
+	 * included, travels as the client meant it.
+	 * @param text the text
+	 * @return the JSON string, quoted
+	 */
+	public static String jsonString(String text) {
+		StringBuilder out = new StringBuilder("\"");
+		for (char c : text.toCharArray()) {
+			switch (c) {
+				case '"' -> out.append("\\\"");
+				case '\\' -> out.append("\\\\");
+				default -> {
+					if (c < 0x20 || Character.isSurrogate(c)) {
+						out.append("\\u%04x".formatted((int) c));
+					}
+					else {
+						out.append(c);
+					}
+				}
+			}
+		}
+		return out.append('"').toString();
+	}
+
 	private static String join(List<Character> chars) {
 		StringBuilder text = new StringBuilder(chars.size());
 		chars.forEach(text::append);

@@ -58,6 +58,30 @@ class ContainerProblemsTest {
 		}
 	}
 
+	/** Found by an adversarial run: Tomcat's 501 was typed internal-error. */
+	@Test
+	void aTransferCodingTheContainerDoesNotImplementIsAProblemOfItsOwnKind() throws IOException {
+		String answer = send("PUT /v1/services/x/instances/a HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: "
+				+ Admin.HEADER + "\r\nContent-Type: application/json\r\nTransfer-Encoding: xchunked\r\n"
+				+ "Connection: close\r\n\r\n");
+		assertThat(answer).startsWith("HTTP/1.1 501")
+			.contains("\"type\":\"https://ballast.dev/problems/not-implemented\"", "Transfer-Encoding")
+			.doesNotContain("internal-error");
+	}
+
+	/** Found by an adversarial run: the refusal of 200 headers blamed the path. */
+	@Test
+	void moreHeadersThanTheContainerReadsAreAProblemThatSaysSo() throws IOException {
+		StringBuilder headers = new StringBuilder();
+		for (int i = 0; i < 200; i++) {
+			headers.append("X-H").append(i).append(": v\r\n");
+		}
+		String answer = send(
+				"GET /v1/services HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "Connection: close\r\n\r\n");
+		assertProblem(answer, "200 headers");
+		assertThat(answer).contains("headers").doesNotContain("a path is");
+	}
+
 	@Test
 	void anUnknownMethodIsAProblem() throws IOException {
 		assertProblem(send("BLAH /v1/services HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: " + Admin.HEADER

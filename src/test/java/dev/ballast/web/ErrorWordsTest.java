@@ -113,7 +113,8 @@ class ErrorWordsTest {
 				send("POST", instance + "/maintenance", "{\"reason\":\"x\",\"until\":\"tomorrow\"}", JSON_BODY), 422,
 				"invalid-request");
 		assertThat(problem.get("detail").asString())
-			.isEqualTo("until must be an RFC 3339 timestamp such as 2026-12-01T12:00:00Z; got the string \"tomorrow\"");
+			.isEqualTo("until must be an RFC 3339 timestamp from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z, such as "
+					+ "2026-12-01T12:00:00Z; got the string \"tomorrow\"");
 	}
 
 	@Test
