@@ -59,12 +59,11 @@ class GroupCommitTest {
 		long before = revision(service);
 		try (ExecutorService pool = Executors.newFixedThreadPool(4);
 				HeldCommitter committer = new HeldCommitter(groups, pool)) {
-			// One quarter of the nominal weight may be unroutable: the first weight 0
-			// fits,
-			// the second, counted after the first, does not.
+			// One quarter of the capacity may be unroutable: the first weight 0 fits, the
+			// second, counted after the first, does not; a weight raised takes nothing.
 			Future<Integer> first = committer.queued(() -> weight(api, service, 1, 0), 1);
 			Future<Integer> second = committer.queued(() -> weight(api, service, 2, 0), 2);
-			Future<Integer> third = committer.queued(() -> weight(api, service, 3, 70), 3);
+			Future<Integer> third = committer.queued(() -> weight(api, service, 3, 170), 3);
 			committer.release();
 
 			assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(200);

@@ -74,8 +74,10 @@ class GroupedWritesTest {
 			answers.add(committer.queued(() -> put(api, a, "a1", 10), ++waiting));
 			answers.add(committer.queued(() -> put(api, a, "a2", 20), ++waiting));
 			answers.add(committer.queued(() -> put(api, b, "b2", 100), ++waiting));
-			// b1 at 0 would take 50 of 150 nominal weight out: over the 25% budget.
+			// b1 at 0 is one instance out while nothing else is (the small-service rule);
+			// b2 at 0 beside it would be two, and 150 of 150 unroutable.
 			answers.add(committer.queued(() -> put(api, b, "b1", 0), ++waiting));
+			answers.add(committer.queued(() -> put(api, b, "b2", 0), ++waiting));
 			answers.add(committer.queued(() -> put(api, a, "a1", 11), ++waiting));
 			answers.add(committer.queued(() -> api.delete(path(a, "a2")).status(), ++waiting));
 			answers.add(committer.queued(() -> put(api, a, "a2", 21), ++waiting));
@@ -87,16 +89,16 @@ class GroupedWritesTest {
 			for (Future<Integer> answer : answers) {
 				statuses.add(answer.get(30, TimeUnit.SECONDS));
 			}
-			assertThat(statuses).containsExactly(200, 201, 201, 201, 409, 200, 204, 201, 200, 201);
+			assertThat(statuses).containsExactly(200, 201, 201, 201, 200, 409, 200, 204, 201, 200, 201);
 		}
 
 		assertThat(log(a)).containsExactly("1:UPSERT:a1:10", "2:UPSERT:a2:20", "3:UPSERT:a1:11", "4:REMOVE:a2:-",
 				"5:UPSERT:a2:21", "6:UPSERT:a3:30");
-		assertThat(log(b)).containsExactly("1:UPSERT:b1:100", "2:UPSERT:b1:50", "3:UPSERT:b2:100");
+		assertThat(log(b)).containsExactly("1:UPSERT:b1:100", "2:UPSERT:b1:50", "3:UPSERT:b2:100", "4:UPSERT:b1:0");
 		assertThat(revision(a)).isEqualTo(6);
-		assertThat(revision(b)).isEqualTo(3);
+		assertThat(revision(b)).isEqualTo(4);
 		assertThat(rows(a)).containsExactly("a1:11:3", "a2:21:5", "a3:30:6");
-		assertThat(rows(b)).containsExactly("b1:50:2", "b2:100:3");
+		assertThat(rows(b)).containsExactly("b1:0:4", "b2:100:3");
 		// Everything but b1's first registration was committed by one transaction.
 		assertThat(jdbc
 			.sql("SELECT count(DISTINCT xmin::text) FROM change_log WHERE service IN (?, ?) AND NOT "
@@ -107,7 +109,7 @@ class GroupedWritesTest {
 		assertThat(audit(a)).containsExactly("instance.create:a1", "instance.create:a2", "instance.replace:a1",
 				"instance.deregister:a2", "instance.create:a2", "instance.create:a3");
 		assertThat(audit(b)).containsExactly("instance.create:b1", "instance.replace:b1", "instance.create:b2",
-				"instance.replace:b2");
+				"instance.replace:b1", "instance.replace:b2");
 		// The change log carries what readers are answered.
 		for (String id : List.of("a1", "a2", "a3")) {
 			String payload = jdbc

@@ -115,6 +115,9 @@ class RegistrationShortWayTest {
 	@Test
 	void refusalsAreTheFullWaysAndWriteNothing() {
 		assertThat(admin.put(path("a"), Registration.at("10.0.0.1", 80).weight(100)).status()).isEqualTo(201);
+		// b out of rotation, so that a at 0 would be a second instance out: refused.
+		assertThat(admin.put(path("b"), Registration.at("10.0.0.2", 80).weight(100)).status()).isEqualTo(201);
+		assertThat(admin.put(path("b"), Registration.at("10.0.0.2", 80).weight(0)).status()).isEqualTo(200);
 		long revision = revision();
 
 		Api.Reply stringWeight = admin.send("PUT", path("a"), "{\"address\":\"10.0.0.1\",\"port\":80,\"weight\":\"0\"}",

@@ -44,14 +44,15 @@ class MultiplexedWatchTest {
 			assertThat(second.json().get("service").asString()).isEqualTo(b);
 			assertThat(second.id()).isEqualTo(a + ":1," + b + ":2");
 
-			api.patch("/v1/services/%s/instances/y".formatted(b), "{\"weight\":3}");
+			// Weights raised, not lowered: the guard holds lowered ones to the budget.
+			api.patch("/v1/services/%s/instances/y".formatted(b), "{\"weight\":300}");
 			Event upsert = stream.nextEvent(SOON);
 			assertThat(upsert.json().get("service").asString()).isEqualTo(b);
 			assertThat(upsert.id()).isEqualTo(a + ":1," + b + ":3");
 			last = upsert.id();
 		}
 		api.delete("/v1/services/%s/instances/x".formatted(a));
-		api.patch("/v1/services/%s/instances/z".formatted(b), "{\"weight\":4}");
+		api.patch("/v1/services/%s/instances/z".formatted(b), "{\"weight\":400}");
 
 		try (EventStream resumed = EventStream.open(port, path, last)) {
 			Event one = resumed.nextEvent(SOON);
