@@ -30,6 +30,11 @@ class FailoverTest {
 
 	static final Duration SOON = Duration.ofSeconds(20);
 
+	/** Cuts every connection of the nodes to a server. */
+	static final String TERMINATE_NODES = """
+			SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+			 WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()""";
+
 	@TempDir
 	Path directory;
 
@@ -41,8 +46,9 @@ class FailoverTest {
 	@Test
 	void writesToTheNewPrimaryAndWatchersMissNothingAcrossASwitchoverAndACrash() throws Exception {
 		try (ReplicatedDatabase database = ReplicatedDatabase.startIn(directory);
+				OtherNode writer = OtherNode.startOn(database.server(), "ballast.watch.keepalive=1s");
 				OtherNode node = OtherNode.startOn(database.server(), "ballast.watch.keepalive=1s")) {
-			Api api = Api.on(node.port());
+			Api api = Api.on(writer.port());
 			String service = "failover";
 			List<String> written = new ArrayList<>(List.of(register(api, service, 0)));
 			try (EventStream stream = EventStream.open(node.port(), "/v1/services/%s/watch".formatted(service), null)) {
@@ -53,6 +59,10 @@ class FailoverTest {
 				Member first = database.member(0);
 				Member second = database.member(1);
 				database.switchover(first, second);
+				// Connections opened while the old primary was down found the new one;
+				// any opened later (a pool replacing one, a listener reconnecting) must
+				// too, while the old one answers first in the URL.
+				second.sql(TERMINATE_NODES);
 				for (int i = 1; i <= 5; i++) {
 					written.add(register(api, service, i));
 				}
@@ -82,8 +92,9 @@ class FailoverTest {
 	@Test
 	void listensOnTheNewPrimaryWhenTheOldOneStaysUpButNoLongerHearsTheWrites() throws Exception {
 		try (ReplicatedDatabase database = ReplicatedDatabase.startIn(directory);
+				OtherNode writer = OtherNode.startOn(database.server(), "ballast.watch.keepalive=1s");
 				OtherNode node = OtherNode.startOn(database.server(), "ballast.watch.keepalive=1s")) {
-			Api api = Api.on(node.port());
+			Api api = Api.on(writer.port());
 			String service = "isolated";
 			register(api, service, 0);
 			try (EventStream stream = EventStream.open(node.port(), "/v1/services/%s/watch".formatted(service), null)) {
@@ -94,10 +105,8 @@ class FailoverTest {
 				database.member(1).promote();
 				refuseNewConnections(old);
 				// In one session: after the reload, no new one is let in.
-				old.sql("SELECT pg_reload_conf()", "SELECT pg_sleep(1)", """
-						SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-						 WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()
-						   AND query NOT LIKE 'LISTEN %' AND query <> 'SELECT 1'""");
+				old.sql("SELECT pg_reload_conf()", "SELECT pg_sleep(1)",
+						TERMINATE_NODES + " AND query NOT LIKE 'LISTEN %' AND query <> 'SELECT 1'");
 				List<String> written = new ArrayList<>();
 				for (int i = 1; i <= 3; i++) {
 					written.add(register(api, service, i));
