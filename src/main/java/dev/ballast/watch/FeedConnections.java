@@ -1,5 +1,6 @@
 package dev.ballast.watch;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 
 import javax.sql.DataSource;
@@ -53,6 +54,27 @@ class FeedConnections {
 
 	DataSource dataSource() {
 		return dataSource;
+	}
+
+	/**
+	 * Closes a connection for good rather than return it to the pool: the listener's,
+	 * which may still be listening on a server this node no longer writes to. Null is
+	 * ignored.
+	 */
+	void discard(Connection connection) {
+		if (connection == null) {
+			return;
+		}
+		if (pool != null) {
+			pool.evictConnection(connection);
+			return;
+		}
+		try {
+			connection.close();
+		}
+		catch (SQLException ex) {
+			// Closing a connection that failed can fail too; it is gone either way.
+		}
 	}
 
 	@PreDestroy
