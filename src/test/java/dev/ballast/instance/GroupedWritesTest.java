@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 
 import javax.sql.DataSource;
 
@@ -122,35 +123,14 @@ class GroupedWritesTest {
 		}
 	}
 
+	/**
+	 * A port out of range: nothing in the JVM refuses it, the table's CHECK does, when
+	 * the group's rows are written at commit.
+	 */
 	@Test
 	void aRowThatBreaksAConstraintAtCommitIsRefusedAloneAndItsGroupCommits() throws Exception {
-		String service = Names.service("behind-check");
-		Api api = Api.on(port);
-		assertThat(api.put(path(service, "g1"), Registration.at("10.0.0.1", 8080).weight(10)).status()).isEqualTo(201);
-		try (ExecutorService pool = Executors.newFixedThreadPool(4);
-				HeldCommitter committer = new HeldCommitter(groups, pool)) {
-			Future<Integer> before = committer.queued(() -> put(api, service, "g1", 11), 1);
-			// A port out of range: nothing in the JVM refuses it, the table's CHECK does,
-			// when
-			// the group's rows are written at commit.
-			Future<Instance> broken = committer
-				.queued(() -> groups.run(ServiceName.of(service), InstanceId.of("bad"), () -> {
-					LockedService locked = path.lockOrCreate(ServiceName.of(service), InstanceId.of("bad"));
-					Instance bad = new Instance(ServiceName.of(service), InstanceId.of("bad"), "10.0.0.9", 70000, null,
-							Weight.of(10), Weight.of(10), Weight.of(10), Mode.SERVING, null, Health.PASSING, false,
-							new Metadata(Map.of()), new Tags(List.of()), 30, Instant.now(), 0);
-					return locked.changes(Guard.none()).put(null, bad).commit().stored(InstanceId.of("bad"));
-				}), 2);
-			Future<Integer> after = committer.queued(() -> put(api, service, "g2", 20), 3);
-			committer.release();
-			assertThat(before.get(30, TimeUnit.SECONDS)).isEqualTo(200);
-			assertThat(after.get(30, TimeUnit.SECONDS)).isEqualTo(201);
-			assertThatThrownBy(() -> broken.get(30, TimeUnit.SECONDS)).cause()
-				.isInstanceOf(DataIntegrityViolationException.class);
-		}
-		assertThat(log(service)).containsExactly("1:UPSERT:g1:10", "2:UPSERT:g1:11", "3:UPSERT:g2:20");
-		assertThat(rows(service)).containsExactly("g1:11:2", "g2:20:3");
-		assertThat(revision(service)).isEqualTo(3);
+		aBrokenWriteFailsAloneInItsGroup("behind-check", 70000, (committed, service) -> committed,
+				DataIntegrityViolationException.class);
 	}
 
 	/**
@@ -162,7 +142,21 @@ class GroupedWritesTest {
 	 */
 	@Test
 	void anUnstorableValueAtCommitIsRefusedAloneAndItsGroupCommits() throws Exception {
-		String service = Names.service("behind-nul");
+		aBrokenWriteFailsAloneInItsGroup("behind-nul", 8080,
+				(committed, service) -> committed
+					.audit(AuditEntry.of(Action.INSTANCE_CREATE, service, "bad", null, Map.of("k", "a\u0000b"))),
+				org.springframework.dao.DataAccessException.class);
+	}
+
+	/**
+	 * A write of instance {@code bad} at {@code badPort}, finished by {@code finish}
+	 * (given the service's name), queued between two clean registrations of one group:
+	 * the database refuses it at commit, it alone fails with {@code refusal}, and the
+	 * group commits the others.
+	 */
+	private void aBrokenWriteFailsAloneInItsGroup(String prefix, int badPort,
+			BiFunction<Committed, String, Committed> finish, Class<? extends Throwable> refusal) throws Exception {
+		String service = Names.service(prefix);
 		Api api = Api.on(port);
 		assertThat(api.put(path(service, "g1"), Registration.at("10.0.0.1", 8080).weight(10)).status()).isEqualTo(201);
 		try (ExecutorService pool = Executors.newFixedThreadPool(4);
@@ -171,21 +165,17 @@ class GroupedWritesTest {
 			Future<Instance> broken = committer
 				.queued(() -> groups.run(ServiceName.of(service), InstanceId.of("bad"), () -> {
 					LockedService locked = path.lockOrCreate(ServiceName.of(service), InstanceId.of("bad"));
-					Instance bad = new Instance(ServiceName.of(service), InstanceId.of("bad"), "10.0.0.9", 8080, null,
-							Weight.of(10), Weight.of(10), Weight.of(10), Mode.SERVING, null, Health.PASSING, false,
-							new Metadata(Map.of()), new Tags(List.of()), 30, Instant.now(), 0);
-					return locked.changes(Guard.none())
-						.put(null, bad)
-						.commit()
-						.audit(AuditEntry.of(Action.INSTANCE_CREATE, service, "bad", null, Map.of("k", "a\u0000b")))
+					Instance bad = new Instance(ServiceName.of(service), InstanceId.of("bad"), "10.0.0.9", badPort,
+							null, Weight.of(10), Weight.of(10), Weight.of(10), Mode.SERVING, null, Health.PASSING,
+							false, new Metadata(Map.of()), new Tags(List.of()), 30, Instant.now(), 0);
+					return finish.apply(locked.changes(Guard.none()).put(null, bad).commit(), service)
 						.stored(InstanceId.of("bad"));
 				}), 2);
 			Future<Integer> after = committer.queued(() -> put(api, service, "g2", 20), 3);
 			committer.release();
 			assertThat(before.get(30, TimeUnit.SECONDS)).isEqualTo(200);
 			assertThat(after.get(30, TimeUnit.SECONDS)).isEqualTo(201);
-			assertThatThrownBy(() -> broken.get(30, TimeUnit.SECONDS)).cause()
-				.isInstanceOf(org.springframework.dao.DataAccessException.class);
+			assertThatThrownBy(() -> broken.get(30, TimeUnit.SECONDS)).cause().isInstanceOf(refusal);
 		}
 		assertThat(log(service)).containsExactly("1:UPSERT:g1:10", "2:UPSERT:g1:11", "3:UPSERT:g2:20");
 		assertThat(rows(service)).containsExactly("g1:11:2", "g2:20:3");
