@@ -19,6 +19,10 @@ public enum Action {
 	INSTANCE_MAINTENANCE("instance.maintenance"),
 	/** The instance reported its own health check failing (Consul's check fail). */
 	INSTANCE_CHECK_FAIL("instance.check-fail"),
+	/** A check the registry runs turned critical (the registry, by itself). */
+	INSTANCE_PROBE_FAIL("instance.probe-fail"),
+	/** A check the registry runs passed again and brought its instance back. */
+	INSTANCE_PROBE_PASS("instance.probe-pass"),
 	/** An operator patched a service's settings. */
 	SERVICE_EDIT("service.edit"),
 	/** A traffic shift started. */

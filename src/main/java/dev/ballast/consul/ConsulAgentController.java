@@ -2,6 +2,8 @@ package dev.ballast.consul;
 
 import java.util.List;
 
+import dev.ballast.instance.CheckSettings;
+import dev.ballast.instance.CheckTargets;
 import dev.ballast.instance.InstanceDirectory;
 import dev.ballast.instance.InstanceId;
 import dev.ballast.instance.ReportedHealth;
@@ -48,21 +50,24 @@ class ConsulAgentController {
 
 	private final RegistrantScope scope;
 
+	private final CheckTargets targets;
+
 	ConsulAgentController(InstanceDirectory directory, HealthReports reports, Maintenance maintenance,
-			RegistrantScope scope) {
+			RegistrantScope scope, CheckSettings checks) {
 		this.directory = directory;
 		this.reports = reports;
 		this.maintenance = maintenance;
 		this.scope = scope;
+		this.targets = checks.targets();
 	}
 
 	@PutMapping("/v1/agent/service/register")
 	ResponseEntity<Void> register(@RequestBody(required = false) byte[] body, HttpServletRequest request) {
-		ConsulRegistration registration = ConsulRegistration.read(parse(body), request.getRemoteAddr());
+		ConsulRegistration registration = ConsulRegistration.read(parse(body), request.getRemoteAddr(), targets);
 		scope.require(registration.service().value());
 		directory.register(registration.service(), registration.id(), registration.address(), registration.port(),
 				registration.weight(), registration.metadata(), registration.tags(), registration.leaseTtlSeconds(),
-				registration.critical() ? reports::failing : ReportedHealth.PASSING);
+				registration.critical() ? reports::failing : ReportedHealth.PASSING, registration.checks());
 		return ResponseEntity.ok().build();
 	}
 

@@ -4,18 +4,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import dev.ballast.database.Reachability;
 import dev.ballast.instance.Answer;
 import dev.ballast.instance.BlockingReads;
 import dev.ballast.instance.Catalog;
 import dev.ballast.instance.CatalogWait;
+import dev.ballast.instance.Checks;
 import dev.ballast.instance.InstanceDirectory;
 import dev.ballast.instance.ServiceName;
+import dev.ballast.instance.StoredCheck;
 import dev.ballast.security.RegistrantScope;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -49,8 +53,11 @@ class ConsulCatalogController {
 
 	private final ConsulSettings settings;
 
+	private final Checks checks;
+
 	ConsulCatalogController(ConsulReads reads, InstanceDirectory directory, BlockingReads blocking,
-			RegistrantScope scope, Reachability reachability, ConsulSettings settings) {
+			RegistrantScope scope, Reachability reachability, ConsulSettings settings, Checks checks) {
+		this.checks = checks;
 		this.reads = reads;
 		this.directory = directory;
 		this.blocking = blocking;
@@ -84,7 +91,8 @@ class ConsulCatalogController {
 			HttpServletRequest request) {
 		ConsulQuery query = ConsulQuery.of(params, request.getParameterValues("tag"), named, settings);
 		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
-		return reads.read(name(service), query, state -> views.health(state, query));
+		ServiceName name = name(service);
+		return reads.read(name, query, state -> views.health(state, query, probed(name)));
 	}
 
 	@GetMapping("/v1/catalog/service/{service}")
@@ -102,7 +110,24 @@ class ConsulCatalogController {
 			HttpServletRequest request) {
 		ConsulQuery query = ConsulQuery.of(params, request.getParameterValues("tag"), named, settings);
 		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
-		return reads.read(name(service), query, views::checks);
+		ServiceName name = name(service);
+		return reads.read(name, query, state -> views.checks(state, probed(name)));
+	}
+
+	/**
+	 * The checks Ballast runs on the service's instances, with what their probes last
+	 * said, read when the answer is made (a probe's output changes no index). While the
+	 * database is unreachable each instance shows its health alone.
+	 */
+	private Map<String, List<StoredCheck>> probed(ServiceName service) {
+		try {
+			return checks.of(service)
+				.stream()
+				.collect(Collectors.groupingBy(check -> check.instanceId().value(), Collectors.toList()));
+		}
+		catch (DataAccessException ex) {
+			return Map.of();
+		}
 	}
 
 	/**

@@ -8,6 +8,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import dev.ballast.instance.CheckDefinition;
+import dev.ballast.instance.CheckKind;
+import dev.ballast.instance.CheckRefusal;
+import dev.ballast.instance.CheckTargets;
 import dev.ballast.instance.InstanceId;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.instance.Tags;
@@ -32,21 +36,30 @@ import tools.jackson.databind.JsonNode;
  * service's default
  * @param metadata {@code Meta} without {@code weight}
  * @param tags {@code Tags}, by Ballast's one rule for tags
- * @param leaseTtlSeconds the TTL check's {@code TTL}
- * @param critical whether the check was registered with {@code Status: critical}
+ * @param leaseTtlSeconds the TTL check's {@code TTL}, or null when the checks Ballast
+ * runs keep the lease
+ * @param critical whether a check was registered with {@code Status: critical}
+ * @param checks the HTTP, TCP and gRPC checks Ballast runs
  */
 record ConsulRegistration(ServiceName service, InstanceId id, String address, int port, Integer weight,
-		Map<String, String> metadata, Tags tags, int leaseTtlSeconds, boolean critical) {
+		Map<String, String> metadata, Tags tags, Integer leaseTtlSeconds, boolean critical,
+		List<CheckDefinition> checks) {
 
 	static final Pattern CANONICAL_WEIGHT = Pattern.compile("0|[1-9][0-9]{0,3}|10000");
 
 	private static final Pattern ADDRESS = Pattern.compile("[A-Za-z0-9.:_%\\[\\]-]{1,253}");
 
-	/** Check kinds Ballast would have to run itself. */
+	/** Check kinds that Ballast (or a Consul agent) runs, as opposed to TTL checks. */
 	private static final List<String> PROBES = List.of("HTTP", "TCP", "GRPC", "UDP", "H2PING", "Args", "Script",
 			"DockerContainerID", "AliasService", "AliasNode", "OSService");
 
-	static ConsulRegistration read(JsonNode body, String callerAddress) {
+	/** Consul's field names, by the meaning {@link CheckRefusal#field()} gives. */
+	private static final Map<String, String> CONSUL_FIELDS = Map.of("http", "HTTP", "tcp", "TCP", "grpc", "GRPC",
+			"method", "Method", "headers", "Header", "interval", "Interval", "timeout", "Timeout",
+			"failuresBeforeCritical", "FailuresBeforeCritical", "successBeforePassing", "SuccessBeforePassing",
+			"deregisterAfter", "DeregisterCriticalServiceAfter");
+
+	static ConsulRegistration read(JsonNode body, String callerAddress, CheckTargets targets) {
 		if (body == null || !body.isObject()) {
 			throw new ConsulRefusal(org.springframework.http.HttpStatus.BAD_REQUEST,
 					"Request decode failed: the body must be a JSON object (a service definition)");
@@ -64,9 +77,9 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 		Tags tags = tags(field(body, "Tags"));
 		Map<String, String> meta = meta(field(body, "Meta"));
 		Integer weight = weight(field(body, "Weights"), meta.remove("weight"));
-		Check check = check(body, id);
-		return new ConsulRegistration(service, id, address, port, weight, meta, tags, check.ttlSeconds(),
-				check.critical());
+		Checks checks = checks(body, id, address, port, targets);
+		return new ConsulRegistration(service, id, address, port, weight, meta, tags, checks.ttlSeconds(),
+				checks.critical(), checks.probes());
 	}
 
 	/**
@@ -224,65 +237,204 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 		return value.intValue();
 	}
 
-	/** The one TTL check Ballast keeps as the instance's lease. */
-	private static Check check(JsonNode body, InstanceId id) {
+	/**
+	 * The checks: at most one TTL check, which becomes the instance's lease, and HTTP,
+	 * TCP and gRPC checks, which Ballast runs itself ({@link CheckDefinition}); at least
+	 * one of either.
+	 */
+	private static Checks checks(JsonNode body, InstanceId id, String address, int port, CheckTargets targets) {
 		List<JsonNode> checks = new ArrayList<>();
+		List<String> fields = new ArrayList<>();
 		JsonNode one = field(body, "Check");
 		if (one != null) {
 			checks.add(one);
+			fields.add("Check");
 		}
 		JsonNode many = field(body, "Checks");
 		if (many != null) {
 			if (!many.isArray()) {
 				throw ConsulRefusal.badRequest("Checks", "must be a list of checks; got " + kind(many));
 			}
-			many.forEach(checks::add);
+			many.forEach(check -> {
+				fields.add("Checks[" + (fields.size() - (one != null ? 1 : 0)) + "]");
+				checks.add(check);
+			});
 		}
 		if (checks.isEmpty()) {
-			throw ConsulRefusal.badRequest("Check", "Ballast needs a TTL check, which becomes the instance's lease: "
-					+ "send \"Check\": {\"TTL\": \"30s\"} and pass it before it runs out");
+			throw ConsulRefusal.badRequest("Check",
+					"Ballast needs a check: a TTL check, which becomes the instance's lease (\"Check\": {\"TTL\": "
+							+ "\"30s\"}, passed before it runs out), or an HTTP, TCP or gRPC check that Ballast runs "
+							+ "(\"Check\": {\"HTTP\": \"http://host:port/health\", \"Interval\": \"10s\"})");
 		}
-		if (checks.size() > 1) {
-			throw ConsulRefusal.badRequest("Checks",
-					"Ballast keeps one lease per instance; register exactly one TTL check (got " + checks.size() + ")");
-		}
-		String field = one != null ? "Check" : "Checks[0]";
-		JsonNode check = checks.getFirst();
-		if (!check.isObject()) {
-			throw ConsulRefusal.badRequest(field, "must be an object; got " + kind(check));
-		}
-		for (String probe : PROBES) {
-			JsonNode value = field(check, probe);
-			if (value != null && !(value.isString() && value.stringValue().isEmpty())
-					&& !(value.isArray() && value.isEmpty())) {
-				throw ConsulRefusal.badRequest(field + "." + probe, "Ballast runs no checks of its own; register a TTL "
-						+ "check instead (\"TTL\": \"30s\") and pass it with PUT /v1/agent/check/pass/service:" + id);
+		Integer ttl = null;
+		boolean critical = false;
+		List<CheckDefinition> probes = new ArrayList<>();
+		for (int index = 0; index < checks.size(); index++) {
+			String field = fields.get(index);
+			JsonNode check = checks.get(index);
+			if (!check.isObject()) {
+				throw ConsulRefusal.badRequest(field, "must be an object; got " + kind(check));
+			}
+			critical |= critical(check, field);
+			String ttlText = text(check, "TTL");
+			if (ttlText != null && !ttlText.isEmpty()) {
+				if (ttl != null) {
+					throw ConsulRefusal.badRequest(field + ".TTL",
+							"Ballast keeps one lease per instance: register at most one TTL check");
+				}
+				ttl = ttl(check, field, id, ttlText);
+			}
+			else {
+				probes.add(probe(check, field, address, port, targets));
 			}
 		}
-		String checkId = text(check, "CheckID");
-		if (checkId != null && !checkId.isEmpty() && !checkId.equals("service:" + id.value())) {
-			throw ConsulRefusal.badRequest(field + ".CheckID",
-					"Ballast names an instance's check service:%s; leave CheckID out or send that; got %s".formatted(id,
-							quote(checkId)));
+		if (probes.size() > CheckDefinition.MAX_PER_INSTANCE) {
+			throw ConsulRefusal.badRequest("Checks", "Ballast runs at most %d checks per instance; got %d"
+				.formatted(CheckDefinition.MAX_PER_INSTANCE, probes.size()));
 		}
-		String ttlText = text(check, "TTL");
-		Duration ttl = GoDuration.parse(ttlText);
-		if (ttlText == null || ttl == null || ttl.toNanosPart() != 0 || ttl.toSeconds() < 5 || ttl.toSeconds() > 300) {
-			throw ConsulRefusal.badRequest(field + ".TTL",
-					"must be a duration of whole seconds from 5s to 300s (5m), which becomes the lease; got "
-							+ (ttlText == null ? "none" : quote(ttlText)));
+		return new Checks(ttl, critical, probes);
+	}
+
+	private static boolean critical(JsonNode check, String field) {
+		String status = text(check, "Status");
+		if (status != null && !status.isEmpty() && !List.of("passing", "warning", "critical").contains(status)) {
+			throw ConsulRefusal.badRequest(field + ".Status",
+					"must be passing, warning or critical; got " + quote(status));
 		}
 		String after = text(check, "DeregisterCriticalServiceAfter");
 		if (after != null && !after.isEmpty() && GoDuration.parse(after) == null) {
 			throw ConsulRefusal.badRequest(field + ".DeregisterCriticalServiceAfter",
 					"must be a duration such as 90m; got " + quote(after));
 		}
-		String status = text(check, "Status");
-		if (status != null && !status.isEmpty() && !List.of("passing", "warning", "critical").contains(status)) {
-			throw ConsulRefusal.badRequest(field + ".Status",
-					"must be passing, warning or critical; got " + quote(status));
+		return "critical".equals(status);
+	}
+
+	private static int ttl(JsonNode check, String field, InstanceId id, String ttlText) {
+		for (String probe : PROBES) {
+			if (present(check, probe)) {
+				throw ConsulRefusal.badRequest(field + "." + probe,
+						"a check is a TTL check or a " + probe + " check, not both");
+			}
 		}
-		return new Check((int) ttl.toSeconds(), "critical".equals(status));
+		String checkId = text(check, "CheckID");
+		if (checkId != null && !checkId.isEmpty() && !checkId.equals("service:" + id.value())) {
+			throw ConsulRefusal.badRequest(field + ".CheckID",
+					"Ballast names an instance's TTL check service:%s; leave CheckID out or send that; got %s"
+						.formatted(id, quote(checkId)));
+		}
+		Duration ttl = GoDuration.parse(ttlText);
+		if (ttl == null || ttl.toNanosPart() != 0 || ttl.toSeconds() < 5 || ttl.toSeconds() > 300) {
+			throw ConsulRefusal.badRequest(field + ".TTL",
+					"must be a duration of whole seconds from 5s to 300s (5m), which becomes the lease; got "
+							+ quote(ttlText));
+		}
+		return (int) ttl.toSeconds();
+	}
+
+	/** An HTTP, TCP or gRPC check, which Ballast runs. */
+	private static CheckDefinition probe(JsonNode check, String field, String address, int port, CheckTargets targets) {
+		List<String> kinds = PROBES.stream().filter(probe -> present(check, probe)).toList();
+		if (kinds.isEmpty()) {
+			throw ConsulRefusal.badRequest(field, "a check needs TTL, HTTP, TCP or GRPC");
+		}
+		if (kinds.size() > 1) {
+			throw ConsulRefusal.badRequest(field + "." + kinds.get(1), "a check has one kind; got " + kinds);
+		}
+		CheckKind kind = switch (kinds.getFirst()) {
+			case "HTTP" -> CheckKind.HTTP;
+			case "TCP" -> CheckKind.TCP;
+			case "GRPC" -> CheckKind.GRPC;
+			default -> throw ConsulRefusal.badRequest(field + "." + kinds.getFirst(), "Ballast runs HTTP, TCP and "
+					+ "gRPC checks, and keeps TTL checks as leases; it does not run " + kinds.getFirst() + " checks");
+		};
+		if (kind == CheckKind.GRPC && Boolean.TRUE.equals(bool(check, field, "GRPCUseTLS"))) {
+			throw ConsulRefusal.badRequest(field + ".GRPCUseTLS", "Ballast's gRPC checks are plaintext HTTP/2");
+		}
+		String interval = text(check, "Interval");
+		Duration timeout = duration(check, field, "Timeout");
+		String after = text(check, "DeregisterCriticalServiceAfter");
+		try {
+			CheckDefinition definition = CheckDefinition.of(kind, text(check, kinds.getFirst()), text(check, "Method"),
+					headers(check, field), Boolean.TRUE.equals(bool(check, field, "TLSSkipVerify")),
+					interval == null || interval.isEmpty() ? null : duration(check, field, "Interval"), timeout,
+					count(check, field, "FailuresBeforeCritical"), count(check, field, "SuccessBeforePassing"),
+					after == null || after.isEmpty() ? null : GoDuration.parse(after));
+			targets.require(definition, address, port);
+			return definition;
+		}
+		catch (CheckRefusal refusal) {
+			throw ConsulRefusal.badRequest(field + "." + CONSUL_FIELDS.getOrDefault(refusal.field(), kinds.getFirst()),
+					refusal.getMessage());
+		}
+	}
+
+	private static boolean present(JsonNode check, String name) {
+		JsonNode value = field(check, name);
+		return value != null && !(value.isString() && value.stringValue().isEmpty())
+				&& !(value.isArray() && value.isEmpty());
+	}
+
+	private static Duration duration(JsonNode check, String field, String name) {
+		String text = text(check, name);
+		if (text == null || text.isEmpty()) {
+			return null;
+		}
+		Duration duration = GoDuration.parse(text);
+		if (duration == null) {
+			throw ConsulRefusal.badRequest(field + "." + name, "must be a duration such as 10s; got " + quote(text));
+		}
+		return duration;
+	}
+
+	private static Boolean bool(JsonNode check, String field, String name) {
+		JsonNode value = field(check, name);
+		if (value == null) {
+			return null;
+		}
+		if (!value.isBoolean()) {
+			throw ConsulRefusal.badRequest(field + "." + name, "must be true or false; got " + kind(value));
+		}
+		return value.booleanValue();
+	}
+
+	private static int count(JsonNode check, String field, String name) {
+		JsonNode value = field(check, name);
+		if (value == null) {
+			return 0;
+		}
+		if (!value.isIntegralNumber() || !value.canConvertToInt()) {
+			throw ConsulRefusal.badRequest(field + "." + name, "must be an integer; got " + kind(value));
+		}
+		return value.intValue();
+	}
+
+	/** {@code Header}: {@code {"Name": ["value", …]}}, as Consul takes it. */
+	private static Map<String, List<String>> headers(JsonNode check, String field) {
+		JsonNode header = field(check, "Header");
+		Map<String, List<String>> headers = new LinkedHashMap<>();
+		if (header == null) {
+			return headers;
+		}
+		if (!header.isObject()) {
+			throw ConsulRefusal.badRequest(field + ".Header",
+					"must be an object of lists of strings, {\"Name\": [\"value\"]}; got " + kind(header));
+		}
+		for (Map.Entry<String, JsonNode> entry : header.properties()) {
+			if (!entry.getValue().isArray()) {
+				throw ConsulRefusal.badRequest(field + ".Header." + entry.getKey(),
+						"must be a list of strings; got " + kind(entry.getValue()));
+			}
+			List<String> values = new ArrayList<>();
+			for (JsonNode value : entry.getValue()) {
+				if (!value.isString()) {
+					throw ConsulRefusal.badRequest(field + ".Header." + entry.getKey(),
+							"must be a list of strings; got " + kind(value));
+				}
+				values.add(value.stringValue());
+			}
+			headers.put(entry.getKey(), values);
+		}
+		return headers;
 	}
 
 	private static String kind(JsonNode value) {
@@ -303,7 +455,13 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 		return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
 	}
 
-	private record Check(int ttlSeconds, boolean critical) {
+	/**
+	 * @param ttlSeconds the TTL check's lease, or null when the checks Ballast runs keep
+	 * it
+	 * @param critical whether a check was registered with {@code Status: critical}
+	 * @param probes the checks Ballast runs
+	 */
+	private record Checks(Integer ttlSeconds, boolean critical, List<CheckDefinition> probes) {
 	}
 
 }

@@ -1,12 +1,15 @@
 package dev.ballast.consul;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import dev.ballast.instance.Health;
 import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.InstanceView;
+import dev.ballast.instance.StoredCheck;
 import dev.ballast.instance.Tags;
 
 /**
@@ -23,9 +26,13 @@ import dev.ballast.instance.Tags;
  */
 record ConsulViews(ConsulSettings settings, String nodeAddress) {
 
-	List<ConsulShapes.HealthEntry> health(InstanceList state, ConsulQuery query) {
+	/**
+	 * @param probed the checks Ballast runs, by instance id
+	 */
+	List<ConsulShapes.HealthEntry> health(InstanceList state, ConsulQuery query,
+			Map<String, List<StoredCheck>> probed) {
 		return routable(state, query).stream()
-			.map(instance -> new ConsulShapes.HealthEntry(node(state), service(instance), List.of(check(instance))))
+			.map(instance -> new ConsulShapes.HealthEntry(node(state), service(instance), checks(instance, probed)))
 			.toList();
 	}
 
@@ -38,9 +45,32 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 		}).toList();
 	}
 
-	/** Every instance's check, routable or not: checks carry no address and no weight. */
-	List<ConsulShapes.Check> checks(InstanceList state) {
-		return state.instances().stream().map(this::check).toList();
+	/**
+	 * Every instance's checks, routable or not: checks carry no address and no weight.
+	 */
+	List<ConsulShapes.Check> checks(InstanceList state, Map<String, List<StoredCheck>> probed) {
+		return state.instances().stream().flatMap(instance -> checks(instance, probed).stream()).toList();
+	}
+
+	/**
+	 * An instance's checks: its lease as a TTL check, unless the checks Ballast runs keep
+	 * it, and each of those with its last status and output.
+	 */
+	private List<ConsulShapes.Check> checks(InstanceView instance, Map<String, List<StoredCheck>> probed) {
+		List<StoredCheck> own = probed.getOrDefault(instance.id(), List.of());
+		List<ConsulShapes.Check> checks = new ArrayList<>();
+		if (own.isEmpty() || !own.getFirst().keepsLease()) {
+			checks.add(check(instance));
+		}
+		long index = instance.revision() + 1;
+		for (StoredCheck check : own) {
+			checks.add(new ConsulShapes.Check(settings.node(), check.consulId(),
+					"Service '%s' %s check".formatted(instance.service(),
+							check.definition().kind().name().toLowerCase(Locale.ROOT)),
+					check.status().spelled(), "", check.output(), instance.id(), instance.service(), instance.tags(),
+					check.definition().kind().name().toLowerCase(Locale.ROOT), index, index));
+		}
+		return checks;
 	}
 
 	/**

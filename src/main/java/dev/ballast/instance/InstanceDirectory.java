@@ -39,15 +39,20 @@ public class InstanceDirectory {
 	 * @param metadata labels, checked like the REST API's (no key {@code weight})
 	 * @param tags checked already by the entrance ({@link Tags#of}, naming the fields its
 	 * way)
+	 * @param leaseTtlSeconds the lease, or null when the checks keep it
 	 * @param health what the registrant reported of its health with the registration
+	 * @param checks checks the registry runs, each held to {@link CheckTargets} here
+	 * @throws CheckRefusal when a check's target may not be probed
 	 * @return the instance as stored, and whether it is new
 	 * @throws dev.ballast.web.ConflictException when another service holds the id
 	 */
 	public Registered register(ServiceName service, InstanceId id, String address, int port, Integer weight,
-			Map<String, String> metadata, Tags tags, int leaseTtlSeconds, ReportedHealth health) {
-		Registration registration = registrations.register(service, id, new RegistrationRequest(address, port,
-				weight == null ? null : IntNode.valueOf(weight), null, metadata, tags.values(), leaseTtlSeconds, null),
-				true, health);
+			Map<String, String> metadata, Tags tags, Integer leaseTtlSeconds, ReportedHealth health,
+			List<CheckDefinition> checks) {
+		Registration registration = registrations.register(service, id,
+				new RegistrationRequest(address, port, weight == null ? null : IntNode.valueOf(weight), null, metadata,
+						tags.values(), leaseTtlSeconds, null, null),
+				true, health, checks);
 		return new Registered(registration.instance(), registration.created());
 	}
 

@@ -38,8 +38,12 @@ record RegistrationRequest(
 								+ "weight=0 is text and never sets the weight",
 						example = "[\"v2\",\"traefik.enable=true\"]")) List<String> tags,
 		@Schema(minimum = "5", maximum = "300", example = "30",
-				description = "Defaults to the service's leaseTtlSeconds") @Min(value = 5,
-						message = TTL) @Max(value = 300, message = TTL) Integer leaseTtlSeconds,
+				description = "Defaults to the service's leaseTtlSeconds; with checks and no leaseTtlSeconds, the "
+						+ "checks alone decide the instance's health and keep its lease") @Min(value = 5,
+								message = TTL) @Max(value = 300, message = TTL) Integer leaseTtlSeconds,
+		@ArraySchema(schema = @Schema(implementation = CheckRequest.class), maxItems = CheckDefinition.MAX_PER_INSTANCE,
+				arraySchema = @Schema(description = "Health checks the registry runs against the instance (default "
+						+ "none); a failing check makes it CRITICAL within the service's ejection cap")) List<CheckRequest> checks,
 		@Schema(description = "Pass the unroutable budget when this registration sets a routable instance's weight "
 				+ "to 0 (audited)") Boolean force) {
 

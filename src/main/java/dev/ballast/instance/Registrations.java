@@ -21,10 +21,16 @@ class Registrations {
 
 	private final Clock clock;
 
-	Registrations(WritePath path, WeightFields weights, Clock clock) {
+	private final Checks checks;
+
+	private final CheckTargets targets;
+
+	Registrations(WritePath path, WeightFields weights, Clock clock, Checks checks, CheckSettings checkSettings) {
 		this.path = path;
 		this.weights = weights;
 		this.clock = clock;
+		this.checks = checks;
+		this.targets = checkSettings.targets();
 	}
 
 	/**
@@ -37,7 +43,8 @@ class Registrations {
 	 * registrations of other requests that arrive meanwhile ({@link WritePath#grouped}).
 	 */
 	Registration register(ServiceName service, InstanceId id, RegistrationRequest request) {
-		return register(service, id, request, false, ReportedHealth.PASSING);
+		return register(service, id, request, false, ReportedHealth.PASSING,
+				CheckRequest.definitions(request.checks(), request.address(), request.port(), targets));
 	}
 
 	/**
@@ -46,14 +53,24 @@ class Registrations {
 	 * @param idInOneService refuse the id when another service holds it
 	 * ({@link WritePath#keepIdInOneService})
 	 * @param health what the registrant reported with it, stored in the same revision
+	 * @param definitions the checks the registry is to run, replacing those it ran
+	 * @throws CheckRefusal when a check may not be probed ({@link CheckTargets})
 	 */
 	Registration register(ServiceName service, InstanceId id, RegistrationRequest request, boolean idInOneService,
-			ReportedHealth health) {
-		return path.grouped(service, id, () -> registerNow(service, id, request, idInOneService, health));
+			ReportedHealth health, List<CheckDefinition> definitions) {
+		for (int index = 0; index < definitions.size(); index++) {
+			try {
+				targets.require(definitions.get(index), request.address(), request.port());
+			}
+			catch (CheckRefusal refusal) {
+				throw refusal.at(index);
+			}
+		}
+		return path.grouped(service, id, () -> registerNow(service, id, request, idInOneService, health, definitions));
 	}
 
 	private Registration registerNow(ServiceName service, InstanceId id, RegistrationRequest request,
-			boolean idInOneService, ReportedHealth health) {
+			boolean idInOneService, ReportedHealth health, List<CheckDefinition> definitions) {
 		Metadata metadata = Metadata.of(request.metadata(), "/metadata");
 		Tags tags = Tags.of(request.tags(), "/tags", index -> "/tags/" + index);
 		LockedService locked = path.lockOrCreate(service, id);
@@ -64,13 +81,17 @@ class Registrations {
 		List<String> normalized = new ArrayList<>();
 		Weight weight = request.weight() == null ? settings.defaultWeight()
 				: weights.read(request.weight(), "/weight", settings, id.value(), normalized);
-		int leaseTtl = request.leaseTtlSeconds() == null ? settings.leaseTtlSeconds() : request.leaseTtlSeconds();
+		// Checks without a lease of the instance's own keep the lease themselves.
+		boolean checksKeepLease = !definitions.isEmpty() && request.leaseTtlSeconds() == null;
+		int leaseTtl = checksKeepLease ? CheckDefinition.KEPT_LEASE_SECONDS
+				: request.leaseTtlSeconds() == null ? settings.leaseTtlSeconds() : request.leaseTtlSeconds();
 		Optional<Instance> existing = locked.find(id);
 		Instance candidate = health.applied(locked, Instance.registered(service, id, request.address(), request.port(),
 				request.zone(), weight, metadata, tags, leaseTtl, clock.instant(), existing.orElse(null)));
 		Committed committed = locked.changes(Guard.of("re-registering", request.force(), Guard.FORCE_FIELD))
 			.put(existing.orElse(null), candidate)
 			.commit();
+		checks.replace(service, id, definitions, checksKeepLease, clock.instant());
 		Registration registration = new Registration(InstanceView.of(committed.stored(id)), existing.isEmpty(),
 				normalized);
 		committed.audit(AuditEntry

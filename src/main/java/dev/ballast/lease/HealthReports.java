@@ -63,20 +63,63 @@ public class HealthReports {
 	 */
 	@Transactional
 	public Report fail(ServiceName service, InstanceId id) {
+		return fail(service, id, false, null);
+	}
+
+	/**
+	 * A check the registry runs turned critical: as
+	 * {@link #fail(ServiceName, InstanceId)}, audited as the registry's own act, and
+	 * renewing the lease only when the checks keep it (an instance with a lease of its
+	 * own keeps it to itself).
+	 * @param output what the probe found, for the audit row
+	 * @throws dev.ballast.web.NotFoundException when it is not registered
+	 */
+	@Transactional
+	public Report probeFailed(ServiceName service, InstanceId id, boolean checksKeepLease, String output) {
+		return fail(service, id, !checksKeepLease, output);
+	}
+
+	private Report fail(ServiceName service, InstanceId id, boolean ownLease, String probeOutput) {
 		Instant now = clock.instant();
 		LockedService locked = path.lock(service);
 		Instance target = locked.instance(id);
-		Instance after = failing(locked, target.renewed(now));
+		Instance after = failing(locked, ownLease ? target.renewed(target.lastRenewedAt()) : target.renewed(now));
 		Committed committed = locked.changes(Guard.none()).put(target, after).commit();
 		Instance stored = committed.stored(id);
 		if (target.health() != Health.CRITICAL || target.ejected() != stored.ejected()) {
-			committed.audit(
-					AuditEntry
-						.of(Action.INSTANCE_CHECK_FAIL, service.value(), id.value(), InstanceView.of(target),
-								InstanceView.of(stored))
-						.withDetail("ejected", stored.ejected()));
+			AuditEntry entry = AuditEntry
+				.of(probeOutput == null ? Action.INSTANCE_CHECK_FAIL : Action.INSTANCE_PROBE_FAIL, service.value(),
+						id.value(), InstanceView.of(target), InstanceView.of(stored))
+				.withDetail("ejected", stored.ejected());
+			if (probeOutput == null) {
+				committed.audit(entry);
+			}
+			else {
+				committed.auditSystem(entry.withDetail("output", probeOutput));
+			}
 		}
 		return new Report(stored.mode(), stored.effectiveWeight(), stored.health(), stored.ejected());
+	}
+
+	/**
+	 * The checks the registry runs on an instance with a lease of its own pass again: it
+	 * is PASSING again, with its weight, if its lease is current (an expired lease keeps
+	 * it CRITICAL until the instance renews it). Its lease is not renewed.
+	 */
+	@Transactional
+	public void probesPass(ServiceName service, InstanceId id) {
+		Instant now = clock.instant();
+		path.lockIfPresent(service).flatMap(locked -> locked.find(id).map(current -> {
+			if (current.health() != Health.CRITICAL || !current.leaseExpiresAt().isAfter(now)) {
+				return current;
+			}
+			Committed committed = locked.changes(Guard.none())
+				.put(current, current.renewed(current.lastRenewedAt()))
+				.commit();
+			committed.auditSystem(AuditEntry.of(Action.INSTANCE_PROBE_PASS, service.value(), id.value(),
+					InstanceView.of(current), InstanceView.of(committed.stored(id))));
+			return committed.stored(id);
+		}));
 	}
 
 	/**

@@ -3,6 +3,7 @@ package dev.ballast.lease;
 import java.time.Instant;
 import java.util.Optional;
 
+import dev.ballast.instance.Checks;
 import dev.ballast.instance.Health;
 import dev.ballast.instance.Instance;
 import dev.ballast.instance.InstanceId;
@@ -22,8 +23,11 @@ class LeaseRevival {
 
 	private final WritePath path;
 
-	LeaseRevival(WritePath path) {
+	private final Checks checks;
+
+	LeaseRevival(WritePath path, Checks checks) {
 		this.path = path;
+		this.checks = checks;
 	}
 
 	/**
@@ -34,10 +38,16 @@ class LeaseRevival {
 		return path.lockIfPresent(ServiceName.of(key.service()))
 			.flatMap(locked -> locked.find(InstanceId.of(key.id())).map(current -> {
 				// A renewal older than the instance's last word does not revive it: the
-				// instance may have reported a failing check since (HealthReports).
+				// instance may have reported a failing check since (HealthReports). Nor
+				// does any renewal while a check the registry runs says it is critical:
+				// a process whose request threads hang still heartbeats.
 				Instance renewed = current.health() == Health.CRITICAL && !at.isBefore(current.lastRenewedAt())
-						? locked.changes(Guard.none()).put(current, current.renewed(at)).commit().stored(current.id())
-						: current;
+						&& !checks.failing(current.service(), current.id())
+								? locked.changes(Guard.none())
+									.put(current, current.renewed(at))
+									.commit()
+									.stored(current.id())
+								: current;
 				return new LeaseStatus(renewed.mode(), renewed.effectiveWeight(), renewed.leaseTtlSeconds(),
 						renewed.health());
 			}));

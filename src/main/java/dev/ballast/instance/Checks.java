@@ -1,0 +1,142 @@
+package dev.ballast.instance;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * The health checks the registry runs, and what their probes last said: the
+ * {@code health_check} table. A registration replaces its instance's checks in its own
+ * transaction; removing the instance removes them.
+ */
+@Component
+public class Checks {
+
+	/** Longest output kept: a status line and the start of the body. */
+	public static final int MAX_OUTPUT = 4096;
+
+	private static final String COLUMNS = """
+			service, instance_id, position, kind, target, grpc_service, method, headers, tls_skip_verify,
+			interval_ms, timeout_ms, failures_before_critical, success_before_passing, deregister_after_ms,
+			keeps_lease, status, output, status_since""";
+
+	private final JdbcClient jdbc;
+
+	Checks(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/**
+	 * Replaces the instance's checks, in the registration's transaction. They start
+	 * passing, as the registration does ({@link Instance#registered}): a registrant that
+	 * registers again says it is ready, and the next probes judge it.
+	 */
+	void replace(ServiceName service, InstanceId id, List<CheckDefinition> definitions, boolean keepsLease,
+			Instant now) {
+		jdbc.sql("DELETE FROM health_check WHERE service = ? AND instance_id = ?")
+			.params(service.value(), id.value())
+			.update();
+		for (int position = 0; position < definitions.size(); position++) {
+			CheckDefinition definition = definitions.get(position);
+			jdbc.sql("""
+					INSERT INTO health_check (service, instance_id, position, kind, target, grpc_service, method,
+					       headers, tls_skip_verify, interval_ms, timeout_ms, failures_before_critical,
+					       success_before_passing, deregister_after_ms, keeps_lease, status, output, status_since)
+					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'passing', '', ?)""")
+				.params(service.value(), id.value(), position, definition.kind().name(), definition.target(),
+						definition.grpcService(), definition.method(), headerLines(definition),
+						definition.tlsSkipVerify(), definition.interval().toMillis(), definition.timeout().toMillis(),
+						definition.failuresBeforeCritical(), definition.successBeforePassing(),
+						definition.deregisterAfter() == null ? null : definition.deregisterAfter().toMillis(),
+						keepsLease, Timestamp.from(now))
+				.update();
+		}
+	}
+
+	/** Whether a check of the instance says it is critical. */
+	public boolean failing(ServiceName service, InstanceId id) {
+		return jdbc.sql(
+				"SELECT EXISTS (SELECT 1 FROM health_check WHERE service = ? AND instance_id = ? AND status = 'critical')")
+			.params(service.value(), id.value())
+			.query(Boolean.class)
+			.single();
+	}
+
+	/** The instance's checks, in their order. */
+	public List<StoredCheck> of(ServiceName service, InstanceId id) {
+		return jdbc
+			.sql("SELECT " + COLUMNS + " FROM health_check WHERE service = ? AND instance_id = ? ORDER BY position")
+			.params(service.value(), id.value())
+			.query(Checks::stored)
+			.list();
+	}
+
+	/** Every check of the service's instances, by instance and position. */
+	public List<StoredCheck> of(ServiceName service) {
+		return jdbc.sql("SELECT " + COLUMNS + " FROM health_check WHERE service = ? ORDER BY instance_id, position")
+			.param(service.value())
+			.query(Checks::stored)
+			.list();
+	}
+
+	/** Every registered check, for the nodes that share the probing. */
+	public List<StoredCheck> all() {
+		return jdbc.sql("SELECT " + COLUMNS + " FROM health_check ORDER BY service, instance_id, position")
+			.query(Checks::stored)
+			.list();
+	}
+
+	/**
+	 * Stores a check's new status and the output that brought it.
+	 * @return whether the check still exists with that definition (a registration may
+	 * have replaced it meanwhile, and then its probe's verdict is not its own)
+	 */
+	public boolean record(StoredCheck check, CheckStatus status, String output, Instant at) {
+		// What a probed server answered is not to be trusted to be storable text.
+		String clean = output.replace('\u0000', '\uFFFD');
+		String bounded = clean.length() > MAX_OUTPUT ? clean.substring(0, MAX_OUTPUT) : clean;
+		return jdbc.sql("""
+				UPDATE health_check SET status = ?, output = ?, status_since = ?
+				 WHERE service = ? AND instance_id = ? AND position = ? AND target = ? AND interval_ms = ?""")
+			.params(status.spelled(), bounded, Timestamp.from(at), check.service().value(), check.instanceId().value(),
+					check.position(), check.definition().target(), check.definition().interval().toMillis())
+			.update() == 1;
+	}
+
+	private static String[] headerLines(CheckDefinition definition) {
+		return definition.headers()
+			.entrySet()
+			.stream()
+			.flatMap(header -> header.getValue().stream().map(value -> header.getKey() + ": " + value))
+			.toArray(String[]::new);
+	}
+
+	private static StoredCheck stored(ResultSet rs, int row) throws SQLException {
+		Map<String, List<String>> headers = new LinkedHashMap<>();
+		for (String line : (String[]) rs.getArray("headers").getArray()) {
+			int colon = line.indexOf(": ");
+			headers.computeIfAbsent(line.substring(0, colon), name -> new ArrayList<>()).add(line.substring(colon + 2));
+		}
+		long deregisterAfter = rs.getLong("deregister_after_ms");
+		boolean noDeregister = rs.wasNull();
+		CheckDefinition definition = new CheckDefinition(CheckKind.valueOf(rs.getString("kind")),
+				rs.getString("target"), rs.getString("grpc_service"), rs.getString("method"), headers,
+				rs.getBoolean("tls_skip_verify"), Duration.ofMillis(rs.getInt("interval_ms")),
+				Duration.ofMillis(rs.getInt("timeout_ms")), rs.getInt("failures_before_critical"),
+				rs.getInt("success_before_passing"), noDeregister ? null : Duration.ofMillis(deregisterAfter));
+		return new StoredCheck(ServiceName.of(rs.getString("service")), InstanceId.of(rs.getString("instance_id")),
+				rs.getInt("position"), definition, rs.getBoolean("keeps_lease"),
+				CheckStatus.spelled(rs.getString("status")), rs.getString("output"),
+				rs.getTimestamp("status_since").toInstant());
+	}
+
+}

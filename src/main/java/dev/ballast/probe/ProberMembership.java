@@ -1,0 +1,56 @@
+package dev.ballast.probe;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.UUID;
+
+import dev.ballast.instance.CheckSettings;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * The nodes that share the probing: each says it is alive in the {@code prober} table
+ * every membership interval, and counts as gone when it has not for three. Times are the
+ * database's, so the nodes' clocks need not agree.
+ */
+@Component
+class ProberMembership {
+
+	private final JdbcClient jdbc;
+
+	private final CheckSettings settings;
+
+	/** This process: a restarted node is a new member, whose checks start afresh. */
+	private final String node = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID();
+
+	ProberMembership(JdbcClient jdbc, CheckSettings settings) {
+		this.jdbc = jdbc;
+		this.settings = settings;
+	}
+
+	String node() {
+		return node;
+	}
+
+	/**
+	 * Says this node is alive, forgets members long gone, and reads who is alive now.
+	 * @return the live nodes, this one included
+	 */
+	List<String> beat() {
+		jdbc.sql("""
+				INSERT INTO prober (node, seen_at) VALUES (?, now())
+				ON CONFLICT (node) DO UPDATE SET seen_at = now()""").param(node).update();
+		jdbc.sql("DELETE FROM prober WHERE seen_at < now() - interval '1 hour'").update();
+		return jdbc.sql("SELECT node FROM prober WHERE seen_at > now() - ? * interval '1 millisecond' ORDER BY node")
+			.param(settings.liveness().toMillis())
+			.query(String.class)
+			.list();
+	}
+
+	/** A node that stops cleanly hands its checks over at once. */
+	void leave() {
+		jdbc.sql("DELETE FROM prober WHERE node = ?").param(node).update();
+	}
+
+}
