@@ -92,22 +92,31 @@ class ConsulAgentTest extends ConsulFixture {
 	}
 
 	@Test
-	void refusesChecksBallastCannotRunAndSaysToUseATtlCheck() {
-		String http = """
-				{"ID":"a","Name":"%s","Address":"10.0.0.1","Port":8080,
-				 "Check":{"HTTP":"http://10.0.0.1:8080/health","Interval":"10s"}}""".formatted(service);
-
-		Consul.Answer refused = consul.put("/v1/agent/service/register", http);
-
-		assertThat(refused.status()).isEqualTo(400);
-		assertThat(refused.body()).contains("Check.HTTP").contains("TTL");
+	void refusesChecksBallastDoesNotRunOrMayNotRunNamingTheField() {
+		Map<String, String> refused = Map.of("{\"Args\":[\"/bin/check\"],\"Interval\":\"10s\"}", "Check.Args",
+				"{\"UDP\":\"10.0.0.1:53\",\"Interval\":\"10s\"}", "Check.UDP",
+				"{\"HTTP\":\"http://10.0.0.9:8080/health\",\"Interval\":\"10s\"}", "Check.HTTP",
+				"{\"HTTP\":\"http://10.0.0.1:8080/health\",\"Interval\":\"1ns\"}", "Check.Interval",
+				"{\"HTTP\":\"http://10.0.0.1:8080/health\",\"Interval\":\"10s\",\"Timeout\":\"10s\"}", "Check.Timeout",
+				"{\"HTTP\":\"http://10.0.0.1:8080/health\",\"Interval\":\"10s\",\"Method\":\"POST\"}", "Check.Method",
+				"{\"GRPC\":\"10.0.0.1:8080\",\"Interval\":\"10s\",\"GRPCUseTLS\":true}", "Check.GRPCUseTLS",
+				"{\"TCP\":\"10.0.0.1:8080\",\"TTL\":\"10s\"}", "Check.TCP",
+				"{\"HTTP\":\"http://10.0.0.1:8080/health\"}", "Check.Interval");
+		refused.forEach((check, field) -> {
+			Consul.Answer answer = consul.put("/v1/agent/service/register",
+					"{\"ID\":\"%s-a\",\"Name\":\"%s\",\"Address\":\"10.0.0.1\",\"Port\":8080,\"Check\":%s}"
+						.formatted(service, service, check));
+			assertThat(answer.status()).as(check).isEqualTo(400);
+			assertThat(answer.body()).as(check).contains(field);
+		});
 		assertThat(api.get("/v1/services/" + service).status()).isEqualTo(404);
 	}
 
 	@Test
 	void refusesARegistrationWithoutACheckOrWithATtlOutsideTheLeaseRange() {
 		String none = "{\"ID\":\"a\",\"Name\":\"%s\",\"Address\":\"10.0.0.1\",\"Port\":8080}".formatted(service);
-		assertThat(consul.put("/v1/agent/service/register", none).body()).contains("TTL check");
+		assertThat(consul.put("/v1/agent/service/register", none).body()).contains("TTL check")
+			.contains("HTTP, TCP or gRPC check");
 		Consul.Answer shortTtl = consul.put("/v1/agent/service/register", definition("a", "2s", ""));
 		assertThat(shortTtl.status()).isEqualTo(400);
 		assertThat(shortTtl.body()).contains("Check.TTL");

@@ -2,7 +2,9 @@ package dev.ballast.probe;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -140,10 +142,18 @@ class ProbedHealthTest {
 						http(hanging)));
 		register(api, service, "fine", other, http(other));
 		ScheduledExecutorService beats = Executors.newSingleThreadScheduledExecutor();
+		List<Integer> answered = new CopyOnWriteArrayList<>();
 		try {
-			beats.scheduleAtFixedRate(
-					() -> api.send("POST", "/v1/services/%s/instances/hung/heartbeat".formatted(service), null, null),
-					0, 300, TimeUnit.MILLISECONDS);
+			beats.scheduleAtFixedRate(() -> {
+				try {
+					answered
+						.add(api.send("POST", "/v1/services/%s/instances/hung/heartbeat".formatted(service), null, null)
+							.status());
+				}
+				catch (RuntimeException | AssertionError ex) {
+					answered.add(-1);
+				}
+			}, 0, 300, TimeUnit.MILLISECONDS);
 			Awaitility.await()
 				.atMost(VERDICT)
 				.pollInterval(Duration.ofMillis(200))
@@ -152,6 +162,7 @@ class ProbedHealthTest {
 			JsonNode hung = instances(api, service).get("hung");
 			assertThat(hung.path("health").stringValue()).isEqualTo("CRITICAL");
 			assertThat(hung.path("effectiveWeight").intValue()).isZero();
+			assertThat(answered).as("heartbeats kept coming and were taken").hasSizeGreaterThan(10).containsOnly(200);
 		}
 		finally {
 			beats.shutdownNow();

@@ -1,0 +1,126 @@
+package dev.ballast.instance;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * What a check may be, at the edges of each rule, and what it may target: only its own
+ * instance (address, and port unless configured), or a network the operator allows; never
+ * link-local.
+ */
+class CheckDefinitionTest {
+
+	private static final CheckTargets OWN = new CheckTargets(List.of(), false);
+
+	@Test
+	void intervalsRunFromOneSecondToOneHour() {
+		assertThat(tcp(Duration.ofSeconds(1), null).interval()).isEqualTo(Duration.ofSeconds(1));
+		assertThat(tcp(Duration.ofHours(1), null).interval()).isEqualTo(Duration.ofHours(1));
+		refused(() -> tcp(Duration.ofMillis(999), null), "interval", "from 1 s to 1 h; got 999 ms");
+		refused(() -> tcp(Duration.ofSeconds(3601), null), "interval", "got 3601 s");
+		refused(() -> tcp(Duration.ofNanos(1), null), "interval", "got 1 ns");
+	}
+
+	@Test
+	void theTimeoutIsShorterThanTheIntervalAndDefaultsToTwoSecondsOrHalfOfIt() {
+		assertThat(tcp(Duration.ofSeconds(10), null).timeout()).isEqualTo(Duration.ofSeconds(2));
+		assertThat(tcp(Duration.ofSeconds(1), null).timeout()).isEqualTo(Duration.ofMillis(500));
+		assertThat(tcp(Duration.ofSeconds(2), Duration.ofMillis(1999)).timeout()).isEqualTo(Duration.ofMillis(1999));
+		refused(() -> tcp(Duration.ofSeconds(2), Duration.ofSeconds(2)), "timeout", "shorter than the interval");
+		refused(() -> tcp(Duration.ofSeconds(2), Duration.ofMillis(99)), "timeout", "at least 100 ms");
+		refused(() -> tcp(Duration.ofSeconds(2), Duration.ofMillis(-5)), "timeout", "at least 100 ms");
+	}
+
+	@Test
+	void httpTargetsAreAbsoluteUrlsWithoutCredentials() {
+		assertThat(http("http://10.0.0.5:8080/health").port()).isEqualTo(8080);
+		assertThat(http("https://app.internal/health").port()).isEqualTo(443);
+		assertThat(http("http://[::1]:9000/h").host()).isEqualTo("::1");
+		for (String bad : List.of("file:///etc/passwd", "/health", "gopher://10.0.0.5:70/", "http://u:p@10.0.0.5/",
+				"http://10.0.0.5:8080/h#x", "http://10.0.0.5:0/", "http://10.0.0.5:70000/", "http:// 10.0.0.5/", "")) {
+			refused(() -> http(bad), "http", "");
+		}
+	}
+
+	@Test
+	void onlyGetAndHeadAndOnlyHttpChecksCarryHeaders() {
+		refused(() -> CheckDefinition.of(CheckKind.HTTP, "http://10.0.0.5/", "DELETE", Map.of(), false,
+				Duration.ofSeconds(5), null, 0, 0, null), "method", "GET or HEAD");
+		refused(() -> CheckDefinition.of(CheckKind.HTTP, "http://10.0.0.5/", "GET", Map.of("Host", List.of("x")), false,
+				Duration.ofSeconds(5), null, 0, 0, null), "headers", "");
+		refused(() -> CheckDefinition.of(CheckKind.HTTP, "http://10.0.0.5/", "GET",
+				Map.of("X-Probe", List.of("a\r\nInjected: 1")), false, Duration.ofSeconds(5), null, 0, 0, null),
+				"headers", "printable ASCII");
+		refused(() -> CheckDefinition.of(CheckKind.TCP, "10.0.0.5:80", null, Map.of("X", List.of("y")), false,
+				Duration.ofSeconds(5), null, 0, 0, null), "headers", "only an HTTP check");
+		refused(() -> CheckDefinition.of(CheckKind.TCP, "10.0.0.5:80", null, Map.of(), false, Duration.ofSeconds(5),
+				null, 11, 0, null), "failuresBeforeCritical", "0 to 10");
+		refused(() -> CheckDefinition.of(CheckKind.TCP, "10.0.0.5:80", null, Map.of(), false, Duration.ofSeconds(5),
+				null, 0, 0, Duration.ofSeconds(59)), "deregisterAfter", "at least 1 m");
+	}
+
+	@Test
+	void grpcTargetsNameAnOptionalService() {
+		CheckDefinition check = CheckDefinition.of(CheckKind.GRPC, "10.0.0.5:9090/my.pkg.Svc", null, Map.of(), false,
+				Duration.ofSeconds(5), null, 0, 0, null);
+		assertThat(check.target()).isEqualTo("10.0.0.5:9090");
+		assertThat(check.grpcService()).isEqualTo("my.pkg.Svc");
+		refused(() -> CheckDefinition.of(CheckKind.GRPC, "10.0.0.5:9090/a b", null, Map.of(), false,
+				Duration.ofSeconds(5), null, 0, 0, null), "grpc", "dotted name");
+	}
+
+	@Test
+	void aCheckTargetsItsOwnInstanceOnly() {
+		OWN.require(http("http://10.0.0.5:8080/health"), "10.0.0.5", 8080);
+		OWN.require(http("http://App.Internal:8080/health"), "app.internal", 8080);
+		OWN.require(http("http://[::1]:8080/health"), "0:0:0:0:0:0:0:1", 8080);
+		refusedTarget(OWN, http("http://10.0.0.6:8080/health"), "10.0.0.5", 8080, "may only probe its own instance");
+		refusedTarget(OWN, http("http://10.0.0.5:9090/health"), "10.0.0.5", 8080, "own port 8080");
+		refusedTarget(OWN, http("http://app.internal:8080/"), "10.0.0.5", 8080, "may only probe its own instance");
+		refusedTarget(OWN, http("http://169.254.169.254/latest/meta-data/"), "169.254.169.254", 80, "link-local");
+		refusedTarget(OWN, http("http://[fe80::1]:80/"), "fe80::1", 80, "link-local");
+		refusedTarget(OWN, http("http://0.0.0.0:80/"), "0.0.0.0", 80, "unspecified");
+		new CheckTargets(List.of(), true).require(http("http://10.0.0.5:9090/health"), "10.0.0.5", 8080);
+	}
+
+	@Test
+	void anAllowedNetworkMayBeProbedOnAnyPort() {
+		CheckTargets allowing = new CheckTargets(List.of("10.20.0.0/16", "fd00::/8", "169.254.10.1"), false);
+		allowing.require(http("http://10.20.255.1:9999/"), "10.0.0.5", 8080);
+		allowing.require(http("http://[fd12::5]:1/"), "10.0.0.5", 8080);
+		allowing.require(http("http://169.254.10.1/"), "10.0.0.5", 8080);
+		refusedTarget(allowing, http("http://10.21.0.1/"), "10.0.0.5", 8080, "may only probe");
+		assertThatThrownBy(() -> new CheckTargets(List.of("10.0.0.0/33"), false))
+			.hasMessageContaining("prefix out of range");
+		assertThatThrownBy(() -> new CheckTargets(List.of("example.com/8"), false))
+			.hasMessageContaining("not a network");
+	}
+
+	private static CheckDefinition tcp(Duration interval, Duration timeout) {
+		return CheckDefinition.of(CheckKind.TCP, "10.0.0.5:80", null, Map.of(), false, interval, timeout, 0, 0, null);
+	}
+
+	private static CheckDefinition http(String url) {
+		return CheckDefinition.of(CheckKind.HTTP, url, null, Map.of(), false, Duration.ofSeconds(5), null, 0, 0, null);
+	}
+
+	private static void refused(Runnable definition, String field, String detail) {
+		assertThatThrownBy(definition::run).isInstanceOfSatisfying(CheckRefusal.class, refusal -> {
+			assertThat(refusal.field()).isEqualTo(field);
+			assertThat(refusal.getMessage()).contains(detail);
+		});
+	}
+
+	private static void refusedTarget(CheckTargets targets, CheckDefinition check, String address, int port,
+			String detail) {
+		assertThatThrownBy(() -> targets.require(check, address, port)).isInstanceOf(CheckRefusal.class)
+			.hasMessageContaining(detail);
+	}
+
+}

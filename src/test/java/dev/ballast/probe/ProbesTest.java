@@ -1,0 +1,151 @@
+package dev.ballast.probe;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.ballast.instance.CheckDefinition;
+import dev.ballast.instance.CheckKind;
+import dev.ballast.instance.CheckStatus;
+import io.grpc.Server;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Each probe against real servers on loopback: what it calls passing, warning and
+ * critical, that it gives up at its timeout whatever the server does (hangs, trickles a
+ * body that never ends), that it follows no redirect, and that the gRPC probe reads a
+ * real grpc-java health service.
+ */
+class ProbesTest {
+
+	private final TestTargets targets = new TestTargets();
+
+	private HttpServer http;
+
+	@AfterEach
+	void close() throws Exception {
+		targets.close();
+		if (http != null) {
+			http.stop(0);
+		}
+	}
+
+	@Test
+	void httpJudgesByStatusAsConsulDoes() {
+		TestTargets.Answering server = targets.answering(200);
+		HttpProbe probe = new HttpProbe();
+		assertThat(probe.run(http(server.port(), "/health")).status()).isEqualTo(CheckStatus.PASSING);
+		server.answer(204);
+		assertThat(probe.run(http(server.port(), "/health")).status()).isEqualTo(CheckStatus.PASSING);
+		server.answer(429);
+		assertThat(probe.run(http(server.port(), "/health")).status()).isEqualTo(CheckStatus.WARNING);
+		server.answer(503);
+		ProbeOutcome failed = probe.run(http(server.port(), "/health"));
+		assertThat(failed.status()).isEqualTo(CheckStatus.CRITICAL);
+		assertThat(failed.output())
+			.isEqualTo("HTTP GET http://127.0.0.1:%d/health: 503 Output: status 503".formatted(server.port()));
+	}
+
+	@Test
+	void httpGivesUpAtItsTimeoutOnAServerThatNeverAnswersOrNeverEnds() throws Exception {
+		int hanging = targets.hanging();
+		long started = System.nanoTime();
+		ProbeOutcome hung = new HttpProbe().run(http(hanging, "/"));
+		assertThat(hung.status()).isEqualTo(CheckStatus.CRITICAL);
+		assertThat(hung.output()).contains("no answer within 300 ms");
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(1500));
+
+		http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
+		http.createContext("/endless", exchange -> {
+			exchange.sendResponseHeaders(200, 0);
+			OutputStream body = exchange.getResponseBody();
+			try {
+				for (int chunk = 0; chunk < 100_000; chunk++) {
+					body.write("x".repeat(512).getBytes());
+					body.flush();
+				}
+			}
+			catch (IOException ex) {
+				// the probe stopped reading, as it should
+			}
+		});
+		http.createContext("/moved", exchange -> {
+			exchange.getResponseHeaders().add("Location", "http://169.254.169.254/");
+			exchange.sendResponseHeaders(302, -1);
+			exchange.close();
+		});
+		http.start();
+		int port = http.getAddress().getPort();
+		ProbeOutcome endless = new HttpProbe().run(http(port, "/endless"));
+		assertThat(endless.status()).isEqualTo(CheckStatus.PASSING);
+		assertThat(endless.output().length()).isLessThan(HttpProbe.BODY_BYTES + 100);
+		ProbeOutcome moved = new HttpProbe().run(http(port, "/moved"));
+		assertThat(moved.status()).as("a redirect is not followed").isEqualTo(CheckStatus.CRITICAL);
+		assertThat(moved.output()).contains(": 302");
+	}
+
+	@Test
+	void tcpPassesOnAcceptAndFailsOnRefusal() {
+		int listening = targets.hanging();
+		assertThat(new TcpProbe().run(tcp(CheckKind.TCP, "127.0.0.1:" + listening)).status())
+			.isEqualTo(CheckStatus.PASSING);
+		ProbeOutcome refused = new TcpProbe().run(tcp(CheckKind.TCP, "127.0.0.1:" + TestTargets.refusing()));
+		assertThat(refused.status()).isEqualTo(CheckStatus.CRITICAL);
+		assertThat(refused.output()).startsWith("TCP connect 127.0.0.1:");
+	}
+
+	@Test
+	void grpcReadsARealHealthService() throws Exception {
+		HealthStatusManager health = new HealthStatusManager();
+		Server server = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+			.addService(health.getHealthService())
+			.build()
+			.start();
+		try {
+			String at = "127.0.0.1:" + server.getPort();
+			health.setStatus("", ServingStatus.SERVING);
+			health.setStatus("shop.Cart", ServingStatus.NOT_SERVING);
+			GrpcProbe probe = new GrpcProbe();
+			ProbeOutcome serving = probe.run(tcp(CheckKind.GRPC, at));
+			assertThat(serving.status()).as(serving.output()).isEqualTo(CheckStatus.PASSING);
+			assertThat(serving.output()).endsWith(": SERVING");
+			ProbeOutcome notServing = probe.run(tcp(CheckKind.GRPC, at + "/shop.Cart"));
+			assertThat(notServing.status()).isEqualTo(CheckStatus.CRITICAL);
+			assertThat(notServing.output()).endsWith(": NOT_SERVING");
+			ProbeOutcome unknown = probe.run(tcp(CheckKind.GRPC, at + "/shop.Nothing"));
+			assertThat(unknown.status()).isEqualTo(CheckStatus.CRITICAL);
+			assertThat(unknown.output()).contains("without an answer");
+			health.setStatus("", ServingStatus.NOT_SERVING);
+			assertThat(probe.run(tcp(CheckKind.GRPC, at)).status()).isEqualTo(CheckStatus.CRITICAL);
+		}
+		finally {
+			server.shutdownNow();
+			assertThat(server.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+		}
+		ProbeOutcome hung = new GrpcProbe().run(tcp(CheckKind.GRPC, "127.0.0.1:" + targets.hanging()));
+		assertThat(hung.status()).isEqualTo(CheckStatus.CRITICAL);
+		assertThat(hung.output()).contains("no answer within 300 ms");
+	}
+
+	private static CheckDefinition http(int port, String path) {
+		return CheckDefinition.of(CheckKind.HTTP, "http://127.0.0.1:" + port + path, null, Map.of(), false,
+				Duration.ofSeconds(1), Duration.ofMillis(300), 1, 1, null);
+	}
+
+	private static CheckDefinition tcp(CheckKind kind, String target) {
+		return CheckDefinition.of(kind, target, null, Map.of(), false, Duration.ofSeconds(1), Duration.ofMillis(300), 1,
+				1, null);
+	}
+
+}
