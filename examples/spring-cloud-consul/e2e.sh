@@ -8,15 +8,21 @@
 # It builds the two apps of this example (./mvnw -f examples/spring-cloud-consul/pom.xml),
 # then on 127.0.0.1, on free ports, starts Ballast (embedded PostgreSQL, fresh data
 # directory), three backends a, b, c registering themselves through Spring Cloud Consul
-# discovery with a TTL heartbeat and Meta.weight 300, 200, 100, and one frontend that
-# finds them with the DiscoveryClient and calls them through the weighted Spring Cloud
-# LoadBalancer. It checks that:
+# discovery with its default settings (an HTTP check of /actuator/health every 10 s,
+# which Ballast runs) and Meta.weight 300, 200, 100, a fourth backend d in service
+# backend-ttl with a TTL heartbeat instead, and one frontend that finds a, b, c with the
+# DiscoveryClient and calls them through the weighted Spring Cloud LoadBalancer. It
+# checks that:
 #
 #   1. each backend is registered in Ballast with its typed weight (no "weight" in the
-#      metadata) and its lease is renewed by the heartbeats;
+#      metadata) and a passing HTTP check; d's lease is renewed by its heartbeats;
 #   2. the frontend's DiscoveryClient lists the three with Meta.weight = effective weight;
 #   3. the split of the frontend's calls matches the weights 300/200/100 (each share
 #      within TOLERANCE percentage points of 50/33.3/16.7);
+#   H. under continuous calls: a backend whose health turns DOWN, and one whose health
+#      request hangs, gets no calls within interval + timeout + the balancer's cache and
+#      comes back when healthy; with every backend DOWN the ejection cap keeps the
+#      service routable, and no call fails;
 #   4. draining c in Ballast (its own drain API, 6 s) under continuous calls ramps c's
 #      share down to no calls at all, with no failed call;
 #   5. SIGTERM to b deregisters it: it disappears from Ballast, with no failed call.
@@ -42,7 +48,7 @@ service=backend
 split_calls=600
 tolerance=3
 drain_seconds=6
-read -r ballast_port a_port b_port c_port frontend_port <<<"$(free_ports 5)"
+read -r ballast_port a_port b_port c_port d_port frontend_port <<<"$(free_ports 6)"
 frontend="http://127.0.0.1:$frontend_port"
 
 on_failure() {
@@ -61,7 +67,7 @@ step "building the example apps"
 step "starting Ballast on port $ballast_port (jar $jar)"
 start_ballast
 wait_for "$health_timeout" ballast_up || fail "Ballast not healthy within ${health_timeout}s"
-registrant_token="$(new_token "{\"name\":\"spring backends\",\"role\":\"registrant\",\"services\":[\"$service\"]}")"
+registrant_token="$(new_token "{\"name\":\"spring backends\",\"role\":\"registrant\",\"services\":[\"$service\",\"$service-ttl\"]}")"
 reader_token="$(new_token '{"name":"spring frontend","role":"reader"}')"
 [[ -n "$registrant_token" && -n "$reader_token" ]] || fail "POST /v1/tokens gave no token"
 api="$ballast/v1/services/$service"
@@ -83,13 +89,17 @@ app_up() {
 	curl -fsS -m 2 "http://127.0.0.1:$2/actuator/health" 2>/dev/null | grep -q '"status":"UP"'
 }
 
-step "backends a, b, c (Meta.weight 300, 200, 100), heartbeat TTL 10 s"
+step "backends a, b, c (Meta.weight 300, 200, 100) with default discovery settings; d with a TTL heartbeat"
 started_at="$(now)"
 for spec in "a $a_port 300" "b $b_port 200" "c $c_port 100"; do
 	read -r name port weight <<<"$spec"
 	start_app "$name" backend "$port" "$registrant_token" --spring.cloud.consul.discovery.instance-id="backend-$name" \
 		--spring.cloud.consul.discovery.metadata.weight="$weight" --spring.cloud.consul.discovery.hostname=127.0.0.1
 done
+start_app d backend "$d_port" "$registrant_token" --spring.application.name="$service-ttl" \
+	--spring.cloud.consul.discovery.instance-id=backend-d --spring.cloud.consul.discovery.hostname=127.0.0.1 \
+	--spring.cloud.consul.discovery.heartbeat.enabled=true --spring.cloud.consul.discovery.heartbeat.ttl=10s \
+	--spring.cloud.consul.discovery.heartbeat.reregister-service-on-failure=true
 instances() { admin_curl -fsS -m 5 "$api/instances" 2>/dev/null; }
 registered() {
 	[[ "$(instances | jq -r '[.instances[] | select(.routable) | "\(.id)=\(.weight)"] | join(" ")')" == \
@@ -99,16 +109,23 @@ wait_for "$health_timeout" registered || fail "the backends are not registered w
 registered_in="$(elapsed "$started_at" "$(now)")"
 for name in a b c; do wait_for "$health_timeout" app_up "$name" "$(eval echo "\$${name}_port")" || fail "backend $name not UP"; done
 
-step "1. typed weights in Ballast, leases renewed by the heartbeats"
+step "1. typed weights in Ballast, HTTP checks passing, d's lease renewed by its heartbeats"
 typed="$(instances | jq -c '[.instances[] | [.id, (.weight | type), (.metadata | has("weight"))]] | unique')"
 [[ "$(instances | jq '[.instances[] | select((.weight | type) != "number" or (.metadata | keys | map(ascii_downcase) | index("weight")))] | length')" == 0 ]] ||
 	fail "a weight is not a typed integer, or sits in the metadata: $typed"
 echo "   registered in ${registered_in} s; weights are JSON integers, no weight in metadata; lease TTL $(instances | jq -r '.instances[0].leaseTtlSeconds') s"
-expiry() { admin_curl -fsS -m 5 "$api/instances/backend-a" | jq -r .leaseExpiresAt; }
+checks() { admin_curl -fsS -m 5 "$ballast/v1/health/checks/$service" 2>/dev/null; }
+http_checks="$(checks | jq -r '[.[] | "\(.ServiceID):\(.Type):\(.Status)"] | sort | join(" ")')"
+[[ "$http_checks" == "backend-a:http:passing backend-b:http:passing backend-c:http:passing" ]] ||
+	fail "the backends' checks are not passing HTTP checks run by Ballast: $(checks)"
+echo "   checks: $http_checks"
+expiry() { admin_curl -fsS -m 5 "$ballast/v1/services/$service-ttl/instances/backend-d" 2>/dev/null | jq -r .leaseExpiresAt; }
+d_registered() { [[ "$(expiry)" == 20* ]]; }
+wait_for "$health_timeout" d_registered || fail "backend-d (TTL heartbeat) did not register"
 first_expiry="$(expiry)"
 renewed() { [[ "$(expiry)" > "$first_expiry" ]]; }
-wait_for 20 renewed || fail "backend-a's lease was not renewed by a heartbeat within 20 s (still $first_expiry)"
-echo "   backend-a's lease renewed: expiry $first_expiry -> $(expiry)"
+wait_for 20 renewed || fail "backend-d's lease was not renewed by a heartbeat within 20 s (still $first_expiry)"
+echo "   backend-d (TTL variant) lease renewed by its heartbeats: expiry $first_expiry -> $(expiry)"
 
 step "2. the frontend's DiscoveryClient"
 start_app frontend frontend "$frontend_port" "$reader_token"
@@ -141,7 +158,6 @@ awk -v a="$a_calls" -v b="$b_calls" -v c="$c_calls" -v t="$tolerance" 'BEGIN {
 split_shares="$(shares <<<"$split")"
 echo "   $split: $split_shares"
 
-step "4. drain c over $drain_seconds s under continuous calls"
 # Batches of 10 calls, back to back, each line: the time it ended and its counts.
 (
 	while :; do
@@ -151,7 +167,73 @@ step "4. drain c over $drain_seconds s under continuous calls"
 ) >"$work/drive.log" 2>/dev/null &
 driver_pid=$!
 track "$driver_pid"
+
+step "H. health under continuous calls: DOWN, hung, every backend DOWN"
+health_mode() { curl -fsS -m 5 -X POST "http://127.0.0.1:$1/health-mode?mode=$2" >/dev/null || fail "could not set $1 to $2"; }
+weight_of() { admin_curl -fsS -m 5 "$api/instances/backend-$1" | jq .effectiveWeight; }
+ejected() { [[ "$(weight_of "$1")" == 0 ]]; }
+# Passing again with its weight (an instance held in by the ejection cap has its weight
+# while it is critical).
+back() {
+	[[ "$(admin_curl -fsS -m 5 "$api/instances/backend-$1" | jq -r '"\(.health) \(.effectiveWeight)"')" == "PASSING $2" ]]
+}
+# Column of backend $1 in a drive.log line: a=2, b=3, c=4.
+column() { case "$1" in a) echo 2 ;; b) echo 3 ;; c) echo 4 ;; esac; }
+# Seconds from $2 to the last batch in which backend $1 received a call, before $3.
+last_call_after() {
+	awk -v col="$(column "$1")" -v from="$2" -v to="$3" '$1 > from && $1 <= to { split($col, kv, "="); if (kv[2] > 0) last = $1 }
+		END { if (last) printf "%.1f", last - from; else print "0.0" }' "$work/drive.log"
+}
+calls_between() {
+	awk -v col="$(column "$1")" -v from="$2" -v to="$3" '$1 > from && $1 <= to { split($col, kv, "="); n += kv[2] } END { print n + 0 }' "$work/drive.log"
+}
+# Interval 10 s + timeout 2 s + the balancer's 1 s cache + a batch in flight.
+stop_bound=15
+# Sets $1 (port $2) to $3 and waits until Ballast ejects it; prints the last call's delay.
+unhealthy() {
+	local name="$1" port="$2" mode="$3" began
+	began="$(now)"
+	health_mode "$port" "$mode"
+	wait_for 40 ejected "$name" || fail "backend-$name ($mode) was not ejected within 40 s: $(checks | jq -c .)"
+	local ejected_after
+	ejected_after="$(elapsed "$began" "$(now)")"
+	sleep 4
+	local upto last
+	upto="$(now)"
+	last="$(last_call_after "$name" "$began" "$upto")"
+	awk -v l="$last" -v b="$stop_bound" 'BEGIN { exit !(l <= b) }' ||
+		fail "backend-$name ($mode) still got calls ${last} s after the switch (bound ${stop_bound} s)"
+	echo "   backend-$name $mode: ejected after ${ejected_after} s, last call ${last} s after the switch"
+	eval "${name}_${mode}_stop=$last"
+}
+healthy() {
+	local name="$1" port="$2" weight="$3" began
+	began="$(now)"
+	health_mode "$port" up
+	wait_for 40 back "$name" "$weight" || fail "backend-$name did not come back to $weight within 40 s"
+	echo "   backend-$name healthy again: weight $weight after $(elapsed "$began" "$(now)") s"
+}
 sleep 2
+unhealthy a "$a_port" down
+healthy a "$a_port" 300
+unhealthy b "$b_port" hang
+healthy b "$b_port" 200
+all_down_at="$(now)"
+for spec in "a $a_port" "b $b_port" "c $c_port"; do read -r name port <<<"$spec"; health_mode "$port" down; done
+all_critical() { [[ "$(instances | jq '[.instances[] | select(.health == "CRITICAL")] | length')" == 3 ]]; }
+wait_for 40 all_critical || fail "not every backend turned critical: $(instances | jq -c '[.instances[] | [.id, .health, .effectiveWeight]]')"
+sleep 4
+routable_when_all_down="$(instances | jq -r '[.instances[] | select(.effectiveWeight > 0) | .id] | join(",")')"
+[[ "$(tr ',' '\n' <<<"$routable_when_all_down" | grep -c .)" -ge 2 ]] ||
+	fail "with every backend DOWN the cap kept only [$routable_when_all_down] routable"
+served_all_down="$(awk -v from="$(now)" 'BEGIN { from -= 3 } $1 > from { for (i = 2; i <= 4; i++) { split($i, kv, "="); n += kv[2] } } END { print n + 0 }' "$work/drive.log")"
+((served_all_down > 0)) || fail "no call was served while every backend was DOWN"
+echo "   every backend DOWN: all CRITICAL, the ejection cap keeps [$routable_when_all_down] routable; $served_all_down calls served in the last 3 s"
+for spec in "a $a_port 300" "b $b_port 200" "c $c_port 100"; do read -r name port weight <<<"$spec"; healthy "$name" "$port" "$weight"; done
+# The balancer's cache, then the drain starts from the full split.
+sleep 2
+
+step "4. drain c over $drain_seconds s under continuous calls"
 drain_began="$(now)"
 code="$(admin_curl -sS -m 10 -o "$work/answer.json" -w '%{http_code}' -X POST "$api/instances/backend-c/drain" \
 	-H 'Content-Type: application/json' -d "{\"durationSeconds\":$drain_seconds}")"
@@ -200,4 +282,5 @@ read -r driven driven_failures <<<"$(awk '{ for (i = 2; i <= 5; i++) { split($i,
 echo "spring-cloud-consul e2e PASS: split=$split_shares ($split_calls calls, weights 300/200/100, tolerance ±${tolerance} points)" \
 	"drain_c=[${ramp}]% weight0_after=$(elapsed "$drain_began" "$zero_at")s last_call_to_c_after=${last_c_after}s c_calls_after_weight0=$c_after/$calls_after" \
 	"sigterm_b_deregistered_after=${deregistered_after}s calls_during_drain_and_sigterm=$driven failures=$driven_failures" \
-	"registered_in=${registered_in}s spring-cloud-consul=5.0.4"
+	"health: a_down_last_call=${a_down_stop}s b_hung_last_call=${b_hang_stop}s (bound ${stop_bound}s) all_down_routable=[$routable_when_all_down]" \
+	"ttl_variant=renewed registered_in=${registered_in}s spring-cloud-consul=5.0.4"

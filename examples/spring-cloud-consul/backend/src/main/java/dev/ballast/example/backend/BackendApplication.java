@@ -7,9 +7,10 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * A backend that Spring Cloud Consul registers in Ballast (as its Consul) at startup, keeps
- * alive with TTL heartbeats and deregisters on shutdown; it answers every call with its
- * instance id, so that a caller can count where its calls went.
+ * A backend that Spring Cloud Consul registers in Ballast (as its Consul) at startup, with
+ * an HTTP check of its health that Ballast runs (or TTL heartbeats, if so configured), and
+ * deregisters on shutdown; it answers every call with its instance id, so that a caller
+ * can count where its calls went.
  */
 @SpringBootApplication
 @RestController

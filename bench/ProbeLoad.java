@@ -1,0 +1,278 @@
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * The probe benchmark (issue 30): one node runs N HTTP checks at a 10 s interval (2 s
+ * timeout) against local targets, 70% healthy, 10% slow (answering after 500 ms), 10%
+ * hanging (accepting and never answering) and 10% refusing. It alternates two phases on
+ * the same N instances, so that noise hits both alike:
+ *
+ * <ul>
+ * <li>A: the instances registered without checks;</li>
+ * <li>B: the same instances registered with one check each, probed after a warm-up of one
+ * interval plus the handover.</li>
+ * </ul>
+ * and in each prints the node's CPU (its JVM and PostgreSQL) while idle, the heartbeat and
+ * registration rates under a fixed set of clients, and in B the probes per second and the
+ * lateness p99 and max ({@code ballast_checks_lateness_seconds}).
+ *
+ * BALLAST_TOKEN=... java bench/ProbeLoad.java --url http://127.0.0.1:18095 --pid 1234
+ */
+public class ProbeLoad {
+
+	static final Pattern METRIC = Pattern.compile("^(\\S+?)(\\{[^}]*\\})? (\\S+)$");
+
+	public static void main(String[] args) throws Exception {
+		BenchArgs options = BenchArgs.parse(args, 0,
+				BenchArgs.defaults("--url", "http://127.0.0.1:18095", "--pid", "0", "--instances", "10000", "--services",
+						"100", "--rounds", "2", "--idle-seconds", "10", "--load-seconds", "15", "--clients", "16"),
+				"usage: BALLAST_TOKEN=... java bench/ProbeLoad.java [options]");
+		String url = options.url("--url").toString();
+		long pid = Long.parseLong(options.get("--pid"));
+		int instances = options.positive("--instances");
+		int services = options.positive("--services");
+		int rounds = options.positive("--rounds");
+		int idle = options.positive("--idle-seconds");
+		int load = options.positive("--load-seconds");
+		int clients = options.positive("--clients");
+		String authorization = BenchArgs.authorization();
+		HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+		Targets targets = Targets.start();
+		System.out.printf("targets: healthy :%d, slow (500 ms) :%d, hanging :%d, refusing :%d%n", targets.healthy,
+				targets.slow, targets.hanging, targets.refusing);
+		for (int round = 1; round <= rounds; round++) {
+			for (boolean checks : new boolean[] { false, true }) {
+				String phase = checks ? "B (checks)" : "A (no checks)";
+				long began = System.nanoTime();
+				register(http, url, authorization, instances, services, clients, targets, checks);
+				System.out.printf("round %d %s: registered %d instances in %.1f s%n", round, phase, instances,
+						(System.nanoTime() - began) / 1e9);
+				if (checks) {
+					// One interval for every check to be probed once, the handover and a
+					// beat, then the failing checks' ejections settle.
+					Thread.sleep(Duration.ofSeconds(15));
+				}
+				double probesBefore = metric(http, url, authorization, "ballast_checks_probes_total", null);
+				double cpuBefore = ProcCpu.seconds(new long[] { pid });
+				Thread.sleep(Duration.ofSeconds(idle));
+				double cpu = (ProcCpu.seconds(new long[] { pid }) - cpuBefore) / idle;
+				double probes = (metric(http, url, authorization, "ballast_checks_probes_total", null) - probesBefore)
+						/ idle;
+				double heartbeats = heartbeats(http, url, authorization, instances, services, clients, load);
+				double registrations = registrations(http, url, authorization, clients, load, round, checks);
+				String lateness = checks ? " lateness_p99=%.0f ms lateness_max=%.0f ms".formatted(
+						1000 * metric(http, url, authorization, "ballast_checks_lateness_seconds", "quantile=\"0.99\""),
+						1000 * metric(http, url, authorization, "ballast_checks_lateness_seconds_max", null)) : "";
+				System.out.printf(Locale.ROOT,
+						"RESULT round=%d phase=%s idle_cpu=%.1f%% probes_per_s=%.0f heartbeats_per_s=%.0f "
+								+ "registrations_per_s=%.0f%s%n",
+						round, checks ? "B" : "A", 100 * cpu, probes, heartbeats, registrations, lateness);
+			}
+		}
+		System.exit(0);
+	}
+
+	/** The instances, each at its target's port, with one HTTP check or none. */
+	static void register(HttpClient http, String url, String authorization, int instances, int services, int clients,
+			Targets targets, boolean checks) throws InterruptedException {
+		AtomicInteger next = new AtomicInteger();
+		AtomicInteger failures = new AtomicInteger();
+		try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
+			for (int c = 0; c < clients; c++) {
+				pool.submit(() -> {
+					for (int k = next.getAndIncrement(); k < instances; k = next.getAndIncrement()) {
+						int port = targets.port(k);
+						String check = checks ? (",\"checks\":[{\"http\":\"http://127.0.0.1:%d/health\","
+								+ "\"intervalSeconds\":10,\"timeoutMillis\":2000}]").formatted(port) : "";
+						String body = "{\"address\":\"127.0.0.1\",\"port\":%d,\"leaseTtlSeconds\":300%s}".formatted(port,
+								check);
+						if (send(http, url + "/v1/services/probe-%d/instances/i-%d".formatted(k % services, k), "PUT",
+								body, authorization) >= 300) {
+							failures.incrementAndGet();
+						}
+					}
+				});
+			}
+		}
+		if (failures.get() > 0) {
+			System.out.println("registration failures: " + failures.get());
+		}
+	}
+
+	/** Heartbeats per second to the healthy instances (k % 10 below 7), as fast as clients go. */
+	static double heartbeats(HttpClient http, String url, String authorization, int instances, int services,
+			int clients, int seconds) throws InterruptedException {
+		AtomicLong done = new AtomicLong();
+		long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+		try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
+			for (int c = 0; c < clients; c++) {
+				pool.submit(() -> {
+					while (System.nanoTime() < until) {
+						int k = ThreadLocalRandom.current().nextInt(instances / 10) * 10
+								+ ThreadLocalRandom.current().nextInt(7);
+						if (k < instances && send(http,
+								url + "/v1/services/probe-%d/instances/i-%d/heartbeat".formatted(k % services, k),
+								"POST", null, authorization) == 200) {
+							done.incrementAndGet();
+						}
+					}
+				});
+			}
+		}
+		return done.get() / (double) seconds;
+	}
+
+	/** New registrations per second in a service of their own, as fast as clients go. */
+	static double registrations(HttpClient http, String url, String authorization, int clients, int seconds,
+			int round, boolean checks) throws InterruptedException {
+		AtomicLong done = new AtomicLong();
+		AtomicInteger next = new AtomicInteger();
+		long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+		String service = "probe-reg-%d-%s".formatted(round, checks ? "b" : "a");
+		try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
+			for (int c = 0; c < clients; c++) {
+				pool.submit(() -> {
+					while (System.nanoTime() < until) {
+						int k = next.getAndIncrement();
+						if (send(http, url + "/v1/services/%s/instances/r-%d".formatted(service, k), "PUT",
+								"{\"address\":\"10.9.%d.%d\",\"port\":8080,\"leaseTtlSeconds\":300}".formatted(k / 250 % 250,
+										k % 250),
+								authorization) < 300) {
+							done.incrementAndGet();
+						}
+					}
+				});
+			}
+		}
+		return done.get() / (double) seconds;
+	}
+
+	static int send(HttpClient http, String url, String method, String body, String authorization) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
+			.timeout(Duration.ofSeconds(10))
+			.header("Authorization", authorization)
+			.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+					: HttpRequest.BodyPublishers.ofString(body));
+		if (body != null) {
+			request.header("Content-Type", "application/json");
+		}
+		try {
+			return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+		}
+		catch (IOException ex) {
+			return 599;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return 599;
+		}
+	}
+
+	/** The sum of a metric's samples whose labels hold {@code label} (all when null). */
+	static double metric(HttpClient http, String url, String authorization, String name, String label)
+			throws IOException, InterruptedException {
+		String text = http.send(HttpRequest.newBuilder(URI.create(url + "/actuator/prometheus"))
+			.header("Authorization", authorization)
+			.build(), HttpResponse.BodyHandlers.ofString()).body();
+		double sum = 0;
+		for (String line : text.split("\n")) {
+			Matcher matched = METRIC.matcher(line);
+			if (matched.matches() && matched.group(1).equals(name)
+					&& (label == null || (matched.group(2) != null && matched.group(2).contains(label)))) {
+				sum += Double.parseDouble(matched.group(3));
+			}
+		}
+		return sum;
+	}
+
+	/** The probes' targets, in this process. */
+	record Targets(int healthy, int slow, int hanging, int refusing) {
+
+		static Targets start() throws IOException {
+			HttpServer healthy = server(0);
+			HttpServer slow = server(500);
+			ServerSocket hanging = new ServerSocket(0, 4096, InetAddress.getLoopbackAddress());
+			List<Socket> held = new ArrayList<>();
+			Thread.ofPlatform().daemon().start(() -> {
+				while (true) {
+					try {
+						Socket socket = hanging.accept();
+						synchronized (held) {
+							held.add(socket);
+							// Keep the connections a while, as a stuck backend does; let
+							// the oldest go so the benchmark holds no more than it needs.
+							if (held.size() > 5000) {
+								held.removeFirst().close();
+							}
+						}
+					}
+					catch (IOException ex) {
+						return;
+					}
+				}
+			});
+			int refusing;
+			try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+				refusing = probe.getLocalPort();
+			}
+			return new Targets(healthy.getAddress().getPort(), slow.getAddress().getPort(), hanging.getLocalPort(),
+					refusing);
+		}
+
+		private static HttpServer server(long delayMillis) throws IOException {
+			HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
+			server.createContext("/health", exchange -> {
+				try {
+					if (delayMillis > 0) {
+						Thread.sleep(delayMillis);
+					}
+					byte[] body = "UP".getBytes();
+					exchange.sendResponseHeaders(200, body.length);
+					exchange.getResponseBody().write(body);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				finally {
+					exchange.close();
+				}
+			});
+			server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+			server.start();
+			return server;
+		}
+
+		/** Instance k's target: 70% healthy, 10% each slow, hanging, refusing. */
+		int port(int k) {
+			return switch (k % 10) {
+				case 7 -> slow;
+				case 8 -> hanging;
+				case 9 -> refusing;
+				default -> healthy;
+			};
+		}
+
+	}
+
+}
