@@ -21,6 +21,11 @@ public enum Action {
 	INSTANCE_CHECK_FAIL("instance.check-fail"),
 	/** An operator patched a service's settings. */
 	SERVICE_EDIT("service.edit"),
+	/**
+	 * An operator removed a service (with its instances, when forced); {@code before}
+	 * holds its settings and counts.
+	 */
+	SERVICE_DELETE("service.delete"),
 	/** A traffic shift started. */
 	RELEASE_START("release.start"),
 	/** A traffic shift took its next step (by an operator, or by itself). */
