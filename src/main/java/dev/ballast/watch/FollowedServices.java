@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 import dev.ballast.instance.InstanceList;
+import dev.ballast.web.NotFoundException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,10 +47,23 @@ final class FollowedServices {
 	Followed follow(String service, boolean unregistered) {
 		Followed position = followed.get(service);
 		if (position == null) {
-			InstanceList state = unregistered ? reader.loadOrNone(service) : reader.load(service);
+			InstanceList state;
+			boolean registered = true;
+			try {
+				state = reader.load(service);
+			}
+			catch (NotFoundException ex) {
+				if (!unregistered) {
+					throw ex;
+				}
+				// Read again for the revision the name stands at; registered meanwhile,
+				// it is only forgotten sooner, and loaded again when asked for.
+				state = reader.loadOrNone(service);
+				registered = false;
+			}
 			position = new Followed(state.revision(), settings.recentChanges());
 			followed.put(service, position);
-			if (unregistered) {
+			if (!registered) {
 				position.markUnregistered();
 			}
 			streams.reset(state, position.delivered());

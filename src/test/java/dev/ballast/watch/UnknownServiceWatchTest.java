@@ -4,14 +4,17 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.ballast.instance.ServiceName;
 import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
 import dev.ballast.support.EventStream.Event;
 import dev.ballast.support.Names;
 import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,6 +30,9 @@ class UnknownServiceWatchTest {
 
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	AppliedServices applied;
 
 	@Test
 	void aStreamOfAServiceNotRegisteredYetStartsEmptyAndReceivesItsRegistration() {
@@ -97,6 +103,31 @@ class UnknownServiceWatchTest {
 		assertThat(answer.status()).isEqualTo(200);
 		assertThat(answer.header("X-Ballast-Index")).hasValue("0");
 		assertThat(answer.json().get("instances").size()).isZero();
+	}
+
+	/**
+	 * Made-up names cost the node only while someone waits for them (within the caps on
+	 * streams and queries), not for the idle timeout (2 minutes) a registered service is
+	 * kept followed.
+	 */
+	@Test
+	void whatAnUnknownNameHoldsIsForgottenOnceNobodyWaitsForIt() {
+		Api api = Api.on(port);
+		String unknown = Names.service("madeup");
+		String known = Names.service("kept");
+		api.put("/v1/services/%s/instances/a".formatted(known), Registration.at("h", 80));
+		api.get("/v1/services/%s/instances?index=1&wait=300ms".formatted(known));
+		CompletableFuture<Api.Reply> waiting = CompletableFuture
+			.supplyAsync(() -> api.get("/v1/services/%s/instances?index=0&wait=1s".formatted(unknown)));
+		Awaitility.await()
+			.atMost(SOON)
+			.untilAsserted(
+					() -> assertThat(applied.applied(ServiceName.of(unknown))).as("while waited for").isPresent());
+		assertThat(waiting.join().status()).isEqualTo(200);
+		Awaitility.await()
+			.atMost(SOON)
+			.untilAsserted(() -> assertThat(applied.applied(ServiceName.of(unknown))).isEmpty());
+		assertThat(applied.applied(ServiceName.of(known))).as("followed on for the idle timeout").isPresent();
 	}
 
 	@Test
