@@ -437,6 +437,7 @@ class WriteEndpointsFuzzTest {
 		EDIT_SERVICE("PATCH", "", Second.NONE, false,
 				Body.of("weightPolicy", "\"NORMALIZE\"", "defaultWeight", "50", "leaseTtlSeconds", "60",
 						"maxUnroutablePercent", "50", "maxEjectionPercent", "30")),
+		DELETE_SERVICE("DELETE", "", Second.NONE, false, null),
 		EDIT_INSTANCE("PATCH", "/instances/{second}", Second.INSTANCE, false,
 				Body.of("weight", "50", "zone", "\"az-2\"", "metadata", "{\"color\":\"green\",\"v\":null}", "tags",
 						"[\"v3\"]", "until", "\"2030-01-01T00:00:00Z\"")),

@@ -25,6 +25,11 @@ public enum Action {
 	INSTANCE_PROBE_PASS("instance.probe-pass"),
 	/** An operator patched a service's settings. */
 	SERVICE_EDIT("service.edit"),
+	/**
+	 * An operator removed a service (with its instances, when forced); {@code before}
+	 * holds its settings and counts.
+	 */
+	SERVICE_DELETE("service.delete"),
 	/** A traffic shift started. */
 	RELEASE_START("release.start"),
 	/** A traffic shift took its next step (by an operator, or by itself). */

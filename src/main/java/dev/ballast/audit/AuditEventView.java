@@ -30,7 +30,7 @@ record AuditEventView(@Schema(minimum = "1", example = "1042") long id, Instant 
 		@Schema(example = "instance.drain",
 				description = """
 						instance.create, instance.replace, instance.deregister, instance.edit, instance.drain, instance.serve, \
-						instance.maintenance, service.edit, release.start, release.advance, release.promote, release.abort; \
+						instance.maintenance, service.edit, service.delete, release.start, release.advance, release.promote, release.abort; \
 						by the registry itself (tokenId system): instance.expire, instance.remove, instance.weight-revert, \
 						instance.drained, instance.warmed, instance.maintenance-end, release.advance, release.pause""") String action,
 		@Schema(types = {

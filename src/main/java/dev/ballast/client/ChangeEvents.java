@@ -49,6 +49,7 @@ final class ChangeEvents {
 				case "snapshot" -> snapshot(json.readTree(event.data()));
 				case "upsert" -> upsert(json.readTree(event.data()));
 				case "remove" -> remove(JsonFields.of(json.readTree(event.data())));
+				case "delete" -> deleted(JsonFields.of(json.readTree(event.data())));
 				default ->
 					LOG.log(Level.DEBUG, () -> "ignoring event " + event.id() + " of unknown type " + event.type());
 			}
@@ -92,6 +93,15 @@ final class ChangeEvents {
 	private void remove(JsonFields removal) {
 		services.remove(watched(removal.string("service")), removal.string("id"),
 				removal.longInteger("revision", 0, Long.MAX_VALUE));
+	}
+
+	/**
+	 * The service was removed; its instances' removals came first, so it is empty at the
+	 * removal's revision, where it continues if it is registered again.
+	 */
+	private void deleted(JsonFields deletion) {
+		services.replace(new WatchedService(watched(deletion.string("service")),
+				deletion.longInteger("revision", 0, Long.MAX_VALUE), List.of()));
 	}
 
 	private Optional<WatchedInstance> read(JsonNode element, String service) {

@@ -133,11 +133,12 @@ class ConsulCatalogController {
 	/**
 	 * Every service with at least one instance, each with the tags its instances carry
 	 * (once each, sorted; Consul's order is its map's). Its index is the sum of every
-	 * service's revision plus one, which rises with every change anywhere (services are
-	 * never deleted). Without a token the list is empty and marked filtered, as Consul
-	 * answers a token that may read nothing; Spring Cloud Consul's health indicator asks
-	 * so. A blocking query waits as every other does, on the node's one cap of watchers;
-	 * without a token, within the smaller share that leaves room for callers with one.
+	 * service's revision plus one, which rises with every change anywhere (a removed
+	 * service counts with its last revision, {@link InstanceDirectory#services()}).
+	 * Without a token the list is empty and marked filtered, as Consul answers a token
+	 * that may read nothing; Spring Cloud Consul's health indicator asks so. A blocking
+	 * query waits as every other does, on the node's one cap of watchers; without a
+	 * token, within the smaller share that leaves room for callers with one.
 	 */
 	@GetMapping("/v1/catalog/services")
 	DeferredResult<ResponseEntity<Map<String, List<String>>>> services(@RequestParam Map<String, String> params) {

@@ -1,7 +1,6 @@
 package dev.ballast.consul;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Function;
 
 import dev.ballast.database.Reachability;
@@ -24,8 +23,9 @@ import org.springframework.web.context.request.async.DeferredResult;
  *
  * <p>
  * The Consul index of a service's answers is its revision plus one: an index is at least
- * 1 in Consul, and a service not registered yet answers an empty list at index 1, so that
- * its first registration (revision 1, index 2) still wakes a query waiting on it. A named
+ * 1 in Consul, and a service not registered yet answers an empty list at index 1 (or,
+ * once removed, at its last revision plus one), so that its first registration (revision
+ * 1, index 2) still wakes a query waiting on it, as soon as it commits. A named
  * subscriber's index, less one, is the revision it has applied, which confirms drains as
  * Ballast's own blocking queries do.
  */
@@ -51,22 +51,9 @@ class ConsulReads {
 				consul.subscriber());
 		String polling = query.subscriber();
 		DeferredResult<ResponseEntity<List<T>>> result = new DeferredResult<>(query.timeoutMillis());
-		Optional<Answer<InstanceList>> found = directory.list(name);
-		if (found.isEmpty()) {
-			// Nothing to follow yet: such a query waits out its time and reads again.
-			InstanceList none = new InstanceList(name.value(), 0, List.of());
-			if (after == null || after > 0) {
-				result.setResult(answer(none, false, render));
-			}
-			else {
-				result.onTimeout(() -> result.setResult(directory.list(name)
-					.map(listed -> answer(listed.value(), listed.stale(), render))
-					.orElseGet(() -> answer(none, false, render))));
-			}
-			return result;
-		}
-		InstanceList now = found.get().value();
-		boolean stale = found.get().stale();
+		Answer<InstanceList> found = directory.listOrNone(name);
+		InstanceList now = found.value();
+		boolean stale = found.stale();
 		if (polling != null && after != null && after <= now.revision()) {
 			blocking.acknowledged(name, polling, after);
 		}

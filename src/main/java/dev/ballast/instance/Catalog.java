@@ -7,7 +7,8 @@ import java.util.Map;
  * Every registered service with its revision, and their tags, as one catalog-wide answer
  * reads them (Consul's {@code /v1/catalog/services}).
  *
- * @param services every registered service ({@link InstanceDirectory#services()})
+ * @param services every registered service and removed name
+ * ({@link InstanceDirectory#services()})
  * @param tags their tags ({@link InstanceDirectory#tags()}), read after the services: at
  * worst newer than {@link #revision()}, which the next blocking query then answers at
  * once; never older
@@ -15,8 +16,8 @@ import java.util.Map;
 public record Catalog(Answer<List<InstanceDirectory.Service>> services, Answer<Map<String, List<String>>> tags) {
 
 	/**
-	 * The sum of every service's revision: it rises with every change anywhere, as
-	 * services are never deleted.
+	 * The sum of every service's revision, a removed one's included (its last): it rises
+	 * with every change anywhere, a removal too.
 	 */
 	public long revision() {
 		return revisionOf(services);

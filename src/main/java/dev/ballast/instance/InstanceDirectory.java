@@ -2,9 +2,7 @@ package dev.ballast.instance;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
-import dev.ballast.web.NotFoundException;
 import tools.jackson.databind.node.IntNode;
 
 import org.springframework.stereotype.Component;
@@ -13,7 +11,7 @@ import org.springframework.stereotype.Component;
  * What an entrance other than the REST API (the Consul-compatible one) needs of this
  * module: registrations through the one write path, with values it has typed already; the
  * services an instance id is registered in, since such entrances name instances by id
- * alone; and reads of a service that tell an unknown service from an empty one.
+ * alone; and reads of a service that wait for it when it is not registered yet.
  */
 @Component
 public class InstanceDirectory {
@@ -68,28 +66,23 @@ public class InstanceDirectory {
 
 	/**
 	 * A service's instances with the revision they are current at, from the database or,
-	 * while it is unreachable, from memory (marked stale); empty for a service that is
-	 * not registered.
+	 * while it is unreachable, from memory (marked stale). A service that is not
+	 * registered is an empty list at the revision its name stands at (0, or the last one
+	 * it reached before it was removed), for reads that wait for it to appear.
 	 */
-	public Optional<Answer<InstanceList>> list(ServiceName service) {
-		try {
-			return Optional.of(queries.instances(service));
-		}
-		catch (NotFoundException ex) {
-			return Optional.empty();
-		}
+	public Answer<InstanceList> listOrNone(ServiceName service) {
+		return queries.instancesOrNone(service);
 	}
 
 	/**
-	 * Every registered service, sorted by name, with its revision; stale when it is this
-	 * node's last known list.
+	 * Every registered service, sorted by name, with its revision, then every removed
+	 * name that is not registered again, with no instances and its last revision: so the
+	 * sum of the revisions ({@link Catalog#revision()}) rises with every change anywhere,
+	 * a removal included. Stale when it is this node's last known list (of registered
+	 * services only).
 	 */
 	public Answer<List<Service>> services() {
-		Answer<List<ServiceSummary>> answer = queries.services();
-		return new Answer<>(answer.value()
-			.stream()
-			.map(summary -> new Service(summary.name(), summary.instances(), summary.revision()))
-			.toList(), answer.stale());
+		return queries.catalog();
 	}
 
 	/**

@@ -55,6 +55,24 @@ public class InstanceQueries {
 		}, lastKnown::summaries);
 	}
 
+	/** {@link InstanceDirectory#services()}, from one snapshot. */
+	Answer<List<InstanceDirectory.Service>> catalog() {
+		return read(() -> {
+			List<ServiceSummary> read = services.summaries();
+			lastKnown.summaries(read);
+			List<InstanceDirectory.Service> all = new ArrayList<>(registered(read));
+			services.removed()
+				.forEach(removed -> all.add(new InstanceDirectory.Service(removed.getKey(), 0, removed.getValue())));
+			return all;
+		}, () -> lastKnown.summaries().map(InstanceQueries::registered));
+	}
+
+	private static List<InstanceDirectory.Service> registered(List<ServiceSummary> summaries) {
+		return summaries.stream()
+			.map(summary -> new InstanceDirectory.Service(summary.name(), summary.instances(), summary.revision()))
+			.toList();
+	}
+
 	/**
 	 * Every service's tags (the union over its instances, sorted); a service whose
 	 * instances carry none is not in the map.
@@ -95,6 +113,32 @@ public class InstanceQueries {
 	public InstanceList load(ServiceName name) {
 		return snapshot.execute(status -> new InstanceList(name.value(), settings(name).revision(),
 				instances.list(name).stream().map(InstanceView::of).toList()));
+	}
+
+	/**
+	 * Like {@link #instances}, for a read that waits for a service to appear: a service
+	 * not registered (yet, or any more) is an empty list at the revision its name stands
+	 * at ({@link #loadOrNone}).
+	 */
+	Answer<InstanceList> instancesOrNone(ServiceName name) {
+		return read(() -> {
+			InstanceList read = loadOrNone(name);
+			lastKnown.instances(read);
+			return read;
+		}, () -> lastKnown.instances(name, applied.applied(name)));
+	}
+
+	/**
+	 * Like {@link #load}, for the module that follows the change log on behalf of
+	 * watchers, who wait for a service that is not registered: then an empty list at the
+	 * revision its name stands at, 0 or the last one it reached before it was removed
+	 * (where its next registration continues).
+	 */
+	public InstanceList loadOrNone(ServiceName name) {
+		return snapshot.execute(status -> services.find(name)
+			.map(settings -> new InstanceList(name.value(), settings.revision(),
+					instances.list(name).stream().map(InstanceView::of).toList()))
+			.orElseGet(() -> new InstanceList(name.value(), services.unregisteredRevision(name), List.of())));
 	}
 
 	/**

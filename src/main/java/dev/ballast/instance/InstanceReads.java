@@ -41,7 +41,9 @@ class InstanceReads {
 		BlockingQuery query = blocking.query(index, wait, subscriber);
 		Long after = query.after();
 		String polling = query.subscriber();
-		Answer<InstanceList> answer = queries.instances(name);
+		// A blocking query waits for a service that is not registered (yet), as Consul's
+		// do: a balancer may start before its service. A plain read of it is a 404.
+		Answer<InstanceList> answer = after == null ? queries.instances(name) : queries.instancesOrNone(name);
 		InstanceList now = answer.value();
 		if (polling != null && after != null && after <= now.revision()) {
 			blocking.acknowledged(name, polling, after);

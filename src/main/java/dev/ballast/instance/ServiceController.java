@@ -2,6 +2,7 @@ package dev.ballast.instance;
 
 import java.util.List;
 
+import dev.ballast.web.ForceParameter;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;
@@ -13,11 +14,13 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -29,9 +32,12 @@ class ServiceController {
 
 	private final InstanceEdits edits;
 
-	ServiceController(InstanceQueries queries, InstanceEdits edits) {
+	private final ServiceRemovals removals;
+
+	ServiceController(InstanceQueries queries, InstanceEdits edits, ServiceRemovals removals) {
 		this.queries = queries;
 		this.edits = edits;
+		this.removals = removals;
 	}
 
 	@GetMapping
@@ -71,6 +77,30 @@ class ServiceController {
 			@RequestBody @Parameter(hidden = true) JsonNode body) {
 		Edited<ServiceView> edited = edits.editService(ServiceName.of(service), body);
 		return InstanceController.withNormalized(ResponseEntity.ok(), edited.normalized()).body(edited.view());
+	}
+
+	@DeleteMapping("/{service}")
+	@Operation(operationId = "deleteService", summary = "Remove a service", description = """
+			Removes a service that has no instances: its settings, capacity peaks, subscribers and releases go with \
+			it; its change log and audit stay for their retention. Then `GET` of it is 404, and watchers of it get a \
+			final `delete` event (blocking queries of it answer an empty list) and keep waiting, as for any service \
+			not registered. A service registered again under the name continues from the revision the removal \
+			reached. With instances the removal is refused (409, naming them) unless `?force=true`, which removes \
+			them first, each with its `remove` event, as deregistering them one by one would (deregistration is \
+			not held to the unroutable budget: the instances are leaving). Audited as `service.delete`.""")
+	@ApiResponse(responseCode = "204", description = "Removed")
+	@ApiResponse(responseCode = "404", description = "The service is not registered",
+			content = @Content(mediaType = "application/problem+json",
+					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+	@ApiResponse(responseCode = "409",
+			description = "The service has instances (the problem names up to " + ServiceRemovals.NAMED
+					+ " of them) and force was not given",
+			content = @Content(mediaType = "application/problem+json",
+					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+	ResponseEntity<Void> delete(@PathVariable String service, @RequestParam(name = "force",
+			required = false) @Parameter(description = "true removes the service's instances with it") String force) {
+		removals.remove(ServiceName.of(service), ForceParameter.parse(force));
+		return ResponseEntity.noContent().build();
 	}
 
 }

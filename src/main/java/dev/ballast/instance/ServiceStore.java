@@ -83,11 +83,49 @@ class ServiceStore {
 	 */
 	ServiceSettings lockOrCreate(ServiceName name) {
 		return lock(name).orElseGet(() -> {
-			jdbc.sql("INSERT INTO service (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
-				.param(name.value())
-				.update();
+			// A name removed before continues from its last revision (removed_service).
+			jdbc.sql("""
+					INSERT INTO service (name, revision)
+					VALUES (?, coalesce((SELECT revision FROM removed_service WHERE name = ?), 0))
+					ON CONFLICT (name) DO NOTHING""").params(name.value(), name.value()).update();
 			return lock(name).orElseThrow();
 		});
+	}
+
+	/**
+	 * Deletes a locked service's row, and what hangs on it, keeping {@code revision} as
+	 * the name's last.
+	 */
+	void remove(ServiceName name, long revision) {
+		jdbc.sql("""
+				INSERT INTO removed_service (name, revision, removed_at) VALUES (?, ?, ?)
+				ON CONFLICT (name) DO UPDATE SET revision = excluded.revision, removed_at = excluded.removed_at""")
+			.params(name.value(), revision, Timestamp.from(clock.instant()))
+			.update();
+		jdbc.sql("DELETE FROM service WHERE name = ?").param(name.value()).update();
+	}
+
+	/**
+	 * The revision a service that is not registered stands at: the last one of its name
+	 * if it was removed, else 0.
+	 */
+	long unregisteredRevision(ServiceName name) {
+		return jdbc.sql("SELECT revision FROM removed_service WHERE name = ?")
+			.param(name.value())
+			.query(Long.class)
+			.optional()
+			.orElse(0L);
+	}
+
+	/**
+	 * Every removed name not registered again, with its last revision, sorted by name.
+	 */
+	List<Map.Entry<String, Long>> removed() {
+		return jdbc.sql("""
+				SELECT r.name, r.revision FROM removed_service r
+				 WHERE NOT EXISTS (SELECT 1 FROM service s WHERE s.name = r.name) ORDER BY r.name""")
+			.query((rs, row) -> Map.entry(rs.getString("name"), rs.getLong("revision")))
+			.list();
 	}
 
 	/** Hands out the next revision of a locked service. */

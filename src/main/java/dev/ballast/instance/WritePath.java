@@ -302,6 +302,20 @@ public class WritePath {
 		}
 	}
 
+	/**
+	 * Removes a locked service whose instances were removed in this transaction, under a
+	 * new revision, and announces it: the row goes with everything that hangs on it
+	 * (settings, capacity peaks, subscribers, releases), and its last revision is kept
+	 * for the name, where a registration under it or a watcher of it starts.
+	 */
+	void remove(LockedService locked) {
+		written(behind.current());
+		ServiceName name = locked.name();
+		long revision = services.nextRevision(name);
+		services.remove(name, revision);
+		events.publishEvent(new ServiceRemoved(name, revision, clock.instant()));
+	}
+
 	/** Stores changed settings under a new revision and announces them. */
 	ServiceSettings save(ServiceSettings changed) {
 		WriteBehind.Rows group = behind.current();

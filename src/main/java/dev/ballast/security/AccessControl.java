@@ -54,6 +54,7 @@ class AccessControl {
 			.logout(AbstractHttpConfigurer::disable)
 			.requestCache(AbstractHttpConfigurer::disable)
 			.sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+			.addFilterBefore(new NoKeyValueStore(), AnonymousAuthenticationFilter.class)
 			.addFilterBefore(new BearerTokens(tokens), AnonymousAuthenticationFilter.class)
 			.addFilterAfter(new WriteLimits(buckets, meters), AuthorizationFilter.class)
 			// An async or error dispatch continues a request that was authorized already.

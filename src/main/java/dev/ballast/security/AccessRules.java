@@ -47,7 +47,7 @@ final class AccessRules {
 			rule(Set.of("PUT", "DELETE"), "/v1/services/{service}/instances/{id}", Need.REGISTRANT),
 			rule(Set.of("POST"), "/v1/services/{service}/instances/{id}/heartbeat", Need.REGISTRANT),
 
-			rule(Set.of("PATCH"), "/v1/services/{service}", Need.OPERATOR),
+			rule(Set.of("PATCH", "DELETE"), "/v1/services/{service}", Need.OPERATOR),
 			rule(Set.of("PATCH"), "/v1/services/{service}/instances/{id}", Need.OPERATOR),
 			rule(Set.of("POST"), "/v1/services/{service}/instances/{id}/drain", Need.OPERATOR),
 			rule(Set.of("POST"), "/v1/services/{service}/instances/{id}/serve", Need.OPERATOR),

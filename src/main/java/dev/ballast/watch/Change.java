@@ -28,7 +28,13 @@ record Change(String service, long revision, Kind kind, String instanceId, Insta
 		 * data, which moves their position (and Last-Event-ID) without dispatching an
 		 * event.
 		 */
-		SERVICE
+		SERVICE,
+
+		/**
+		 * The service was removed, after its instances: a {@code delete} event, the last
+		 * of the service until it is registered again under the name.
+		 */
+		DELETE
 
 	}
 
@@ -37,6 +43,7 @@ record Change(String service, long revision, Kind kind, String instanceId, Insta
 			case UPSERT -> "upsert";
 			case REMOVE -> "remove";
 			case SERVICE -> null;
+			case DELETE -> "delete";
 		};
 	}
 

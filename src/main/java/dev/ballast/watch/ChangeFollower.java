@@ -85,8 +85,9 @@ class ChangeFollower implements SmartLifecycle {
 
 	/**
 	 * Follows the stream's services, reads what it missed if the delivering thread no
-	 * longer holds it, and hands the stream over. The future fails with the reason (an
-	 * unknown service, the database) when it cannot.
+	 * longer holds it, and hands the stream over. A service not registered is followed as
+	 * an empty one, whose registration the stream then receives. The future fails with
+	 * the reason (the database) when it cannot.
 	 */
 	CompletableFuture<Void> open(Watcher watcher) {
 		watcher.services().forEach(interest::acquire);
@@ -95,7 +96,7 @@ class ChangeFollower implements SmartLifecycle {
 			try {
 				Map<String, List<Change>> logged = new HashMap<>();
 				for (String service : watcher.services()) {
-					followed.follow(service);
+					followed.follow(service, true);
 					Long from = watcher.resumeFrom(service);
 					if (from != null) {
 						followed.missed(service, from).ifPresent(changes -> logged.put(service, changes));
@@ -112,7 +113,7 @@ class ChangeFollower implements SmartLifecycle {
 
 	/** Forgets a stream that ended. */
 	void closed(Watcher watcher) {
-		watcher.services().forEach(interest::release);
+		watcher.services().forEach(this::release);
 		streams.closed(watcher);
 	}
 
@@ -124,11 +125,23 @@ class ChangeFollower implements SmartLifecycle {
 
 	/** Forgets a blocking query that was answered or timed out. */
 	void forget(Waiter waiter) {
-		interest.release(waiter.service());
 		thread.execute(() -> {
 			waitingForDatabase.remove(waiter);
 			streams.forget(waiter);
 		});
+		release(waiter.service());
+	}
+
+	/**
+	 * A stream or query of {@code service} is done. A service followed only because
+	 * someone waited for it to appear, and still not registered, is forgotten at once
+	 * when nobody else waits for it: what unknown names hold stays within the caps on
+	 * streams and waiting queries.
+	 */
+	private void release(String service) {
+		interest.release(service);
+		thread.execute(
+				() -> followed.forgetUnregistered(service, () -> interest.idleSince(service, System.nanoTime() + 1)));
 	}
 
 	/** Lets the reader answer a catalog-wide wait at the first change that passes it. */
@@ -160,7 +173,7 @@ class ChangeFollower implements SmartLifecycle {
 		interest.acquire(service);
 		thread.execute(() -> {
 			try {
-				followed.follow(service);
+				followed.follow(service, false);
 				streams.current(service, held -> state.completeAsync(() -> Optional.of(held), answering));
 			}
 			catch (NotFoundException ex) {
@@ -233,7 +246,7 @@ class ChangeFollower implements SmartLifecycle {
 
 	private void startWaiting(Waiter waiter) {
 		try {
-			followed.follow(waiter.service());
+			followed.follow(waiter.service(), true);
 			streams.await(waiter);
 		}
 		catch (RuntimeException ex) {

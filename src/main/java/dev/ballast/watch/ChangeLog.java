@@ -10,6 +10,7 @@ import dev.ballast.instance.InstanceChanged;
 import dev.ballast.instance.InstanceChanges;
 import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.ServiceChanged;
+import dev.ballast.instance.ServiceRemoved;
 import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.context.event.EventListener;
@@ -90,6 +91,13 @@ class ChangeLog implements InstanceChanges {
 				json.writeValueAsString(change.settings()), change.at());
 	}
 
+	@EventListener
+	void on(ServiceRemoved removal) {
+		String service = removal.service().value();
+		String data = json.writeValueAsString(new Deletion(service, removal.revision()));
+		append(new Change(service, removal.revision(), Change.Kind.DELETE, null, null, data), data, removal.at());
+	}
+
 	private void append(Change change, String payload, Instant at) {
 		// The notification is delivered when (and only if) the transaction commits, to
 		// every node listening, this one included: that is how watchers everywhere learn
@@ -102,6 +110,10 @@ class ChangeLog implements InstanceChanges {
 
 	/** The payload of a {@code remove} event. */
 	record Removal(String service, String id, long revision) {
+	}
+
+	/** The payload of a {@code delete} event. */
+	record Deletion(String service, long revision) {
 	}
 
 }

@@ -49,18 +49,37 @@ class ChangeReader {
 			.build();
 	}
 
-	/** A service's instances and revision, from one snapshot of the database. */
+	/**
+	 * A service's instances and revision, from one snapshot of the database.
+	 * @throws dev.ballast.web.NotFoundException when it is not registered
+	 */
 	InstanceList load(String service) {
 		return queries.load(ServiceName.of(service));
 	}
 
-	/** The current revision of each named service that exists. */
+	/**
+	 * Like {@link #load}; a service not registered is empty at the revision its name
+	 * stands at ({@link InstanceQueries#loadOrNone}).
+	 */
+	InstanceList loadOrNone(String service) {
+		return queries.loadOrNone(ServiceName.of(service));
+	}
+
+	/**
+	 * The current revision of each named service that exists, or that was removed (its
+	 * last): a removal whose notification was lost is read at the next catch-up.
+	 */
 	Map<String, Long> revisions(List<String> services) {
 		Map<String, Long> revisions = new HashMap<>();
 		jdbc.query(connection -> {
-			PreparedStatement statement = connection
-				.prepareStatement("SELECT name, revision FROM service WHERE name = ANY (?)");
-			statement.setArray(1, connection.createArrayOf("text", services.toArray()));
+			PreparedStatement statement = connection.prepareStatement("""
+					SELECT name, revision FROM service WHERE name = ANY (?)
+					UNION ALL
+					SELECT r.name, r.revision FROM removed_service r
+					 WHERE r.name = ANY (?) AND NOT EXISTS (SELECT 1 FROM service s WHERE s.name = r.name)""");
+			Array names = connection.createArrayOf("text", services.toArray());
+			statement.setArray(1, names);
+			statement.setArray(2, names);
 			return statement;
 		}, (ResultSet rs) -> {
 			revisions.put(rs.getString(1), rs.getLong(2));
@@ -119,6 +138,8 @@ class ChangeReader {
 			case REMOVE -> new Change(service, revision, kind, instanceId, null,
 					json.writeValueAsString(json.readValue(payload, ChangeLog.Removal.class)));
 			case SERVICE -> new Change(service, revision, kind, null, null, null);
+			case DELETE -> new Change(service, revision, kind, null, null,
+					json.writeValueAsString(json.readValue(payload, ChangeLog.Deletion.class)));
 		};
 	}
 

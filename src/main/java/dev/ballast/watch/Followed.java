@@ -26,6 +26,9 @@ final class Followed {
 
 	private long heldAfter;
 
+	/** The revision at which it was loaded as not registered, or -1. */
+	private long unregisteredAt = -1;
+
 	Followed(long revision, int capacity) {
 		this.capacity = capacity;
 		reset(revision);
@@ -41,6 +44,19 @@ final class Followed {
 	 */
 	long heldAfter() {
 		return heldAfter;
+	}
+
+	/** It was loaded just now as a service that is not registered. */
+	void markUnregistered() {
+		unregisteredAt = revision;
+	}
+
+	/**
+	 * Whether it was loaded as not registered and nothing happened to it since (no
+	 * registration, which would have raised the revision).
+	 */
+	boolean stillUnregistered() {
+		return unregisteredAt >= 0 && revision == unregisteredAt;
 	}
 
 	/** The revision the delivering thread applied, written by it alone. */

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 import dev.ballast.instance.InstanceList;
+import dev.ballast.web.NotFoundException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,16 +40,53 @@ final class FollowedServices {
 
 	/**
 	 * Loads the service's state and hands it over, unless this node follows it already.
+	 * @param unregistered whether a service that is not registered is followed too, as an
+	 * empty one (for a watcher that waits for it to appear); else it is refused
+	 * @throws dev.ballast.web.NotFoundException when it is not registered and may not be
 	 */
-	Followed follow(String service) {
+	Followed follow(String service, boolean unregistered) {
 		Followed position = followed.get(service);
 		if (position == null) {
-			InstanceList state = reader.load(service);
+			InstanceList state;
+			boolean registered = true;
+			try {
+				state = reader.load(service);
+			}
+			catch (NotFoundException ex) {
+				if (!unregistered) {
+					throw ex;
+				}
+				// Read again for the revision the name stands at; registered meanwhile,
+				// it is only forgotten sooner, and loaded again when asked for.
+				state = reader.loadOrNone(service);
+				registered = false;
+			}
 			position = new Followed(state.revision(), settings.recentChanges());
 			followed.put(service, position);
+			if (!registered) {
+				position.markUnregistered();
+			}
 			streams.reset(state, position.delivered());
 		}
 		return position;
+	}
+
+	/**
+	 * Stops following a service that was loaded as not registered and has not changed
+	 * since, once {@code unwanted} (nobody waits for it): such a name is held only while
+	 * someone waits for it, within the watcher caps, so that asking for made-up names
+	 * leaves nothing behind.
+	 */
+	void forgetUnregistered(String service, java.util.function.BooleanSupplier unwanted) {
+		Followed position = followed.get(service);
+		if (position == null) {
+			return;
+		}
+		position.catchUpToDelivered();
+		if (position.stillUnregistered() && unwanted.getAsBoolean()) {
+			followed.remove(service);
+			streams.forget(service);
+		}
 	}
 
 	/**
@@ -157,7 +195,8 @@ final class FollowedServices {
 				if (!next.isEmpty()) {
 					streams.apply(service, next);
 				}
-				InstanceList state = reader.load(service);
+				// Removed meanwhile, it is followed as empty: its watchers wait on.
+				InstanceList state = reader.loadOrNone(service);
 				position.reset(state.revision());
 				streams.reset(state, position.delivered());
 				return;

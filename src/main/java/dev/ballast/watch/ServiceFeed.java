@@ -83,6 +83,8 @@ final class ServiceFeed {
 			case REMOVE -> instances.remove(change.instanceId());
 			case SERVICE -> {
 			}
+			// Its instances' removals came first; nothing is left to clear.
+			case DELETE -> instances.clear();
 		}
 		revision = change.revision();
 		delivered.set(revision);

@@ -102,7 +102,11 @@ class WatchController {
 					delivered to it; acknowledge applied revisions with POST .../subscribers/{subscriber}/ack. While the \
 					database is unreachable the stream stays open on the node's last known state: it receives \
 					`event: stale` with data `{"stale":true}` (and the response carries X-Ballast-Stale: true if it opened \
-					then), and `{"stale":false}` once the database is back, followed by the changes it missed.""")
+					then), and `{"stale":false}` once the database is back, followed by the changes it missed. A service \
+					that is not registered (yet, or any more) is watched all the same: its `snapshot` is empty, and its \
+					first registration arrives as an `upsert`. When a service is removed (DELETE /v1/services/{service}), \
+					its instances' `remove` events are followed by `event: delete` with data `{"service":...,\
+					"revision":...}`, and the stream stays open for the name.""")
 	@ApiResponse(responseCode = "200", description = "The event stream",
 			headers = @Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
 					schema = @Schema(type = "boolean")),
@@ -131,14 +135,12 @@ class WatchController {
 					Events as for one service; every payload carries its `service`, and there is one `snapshot` per service. \
 					The `id:` of every event is the position of the whole stream: `service:revision` pairs for each service \
 					delivered so far, sorted by service and comma-separated (`orders:17,payments:42`). Send it back verbatim \
-					as Last-Event-ID to resume every service exactly; a service missing from it starts with a snapshot.""")
+					as Last-Event-ID to resume every service exactly; a service missing from it starts with a snapshot. A \
+					service that is not registered is watched as an empty one, as in a stream of one service.""")
 	@ApiResponse(responseCode = "200", description = "The event stream",
 			headers = @Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
 					schema = @Schema(type = "boolean")),
 			content = @Content(mediaType = "text/event-stream", schema = @Schema(type = "string")))
-	@ApiResponse(responseCode = "404", description = "One of the services is not registered",
-			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
 	@ApiResponse(responseCode = "503",
 			description = "The node serves its maximum of watchers, or the token holds its maximum of open streams on "
 					+ "this node; retry after Retry-After, here or on another node",

@@ -62,6 +62,16 @@ class ChangeEventsTest {
 	}
 
 	@Test
+	void aDeleteLeavesTheServiceEmptyAtItsRevision() {
+		apply("snapshot", "42", snapshot("payments", 42, instance("payments", "a", 41)));
+		apply("delete", "44", "{\"service\":\"payments\",\"revision\":44}");
+
+		WatchedService payments = services.get("payments").orElseThrow();
+		assertThat(payments.instances()).isEmpty();
+		assertThat(payments.revision()).isEqualTo(44);
+	}
+
+	@Test
 	void anIdWithoutDataMovesTheRevisionAndKeepsTheInstances() {
 		apply("snapshot", "42", snapshot("payments", 42, instance("payments", "a", 41)));
 

@@ -97,6 +97,10 @@ class AccessMatrixTest {
 			new Endpoint("GET", "/v1/services/{service}", Need.READ, f -> Call.of("/v1/services/" + f.service())),
 			new Endpoint("PATCH", "/v1/services/{service}", Need.OPERATE,
 					f -> new Call("/v1/services/" + f.service(), "{\"leaseTtlSeconds\":40}")),
+			// Forced: the fixture's service has instances (and a release, which goes with
+			// it).
+			new Endpoint("DELETE", "/v1/services/{service}", Need.OPERATE,
+					f -> Call.of("/v1/services/" + f.service() + "?force=true")),
 			new Endpoint("GET", "/v1/services/{service}/instances", Need.READ, f -> Call.of(f.instances())),
 			new Endpoint("GET", "/v1/services/{service}/instances/{id}", Need.READ, f -> Call.of(f.instances() + "/x")),
 			new Endpoint("PUT", "/v1/services/{service}/instances/{id}", Need.REGISTER,
