@@ -70,10 +70,14 @@ class ContainerProblems {
 			if (known == null) {
 				known = status >= 500 ? HttpStatus.INTERNAL_SERVER_ERROR : HttpStatus.BAD_REQUEST;
 			}
+			response.resetBuffer();
+			if (known == HttpStatus.BAD_REQUEST && CutBody.isCauseOf(failure)) {
+				CutBody.send(response, path);
+				return;
+			}
 			if (known.is5xxServerError()) {
 				log.error("Unexpected failure while serving {}", path, failure);
 			}
-			response.resetBuffer();
 			answer(response, known, path, detail(known, path));
 		}
 

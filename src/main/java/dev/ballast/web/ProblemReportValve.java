@@ -9,6 +9,7 @@ import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 
@@ -42,13 +43,21 @@ public final class ProblemReportValve extends ErrorReportValve {
 			status = response.getStatus() >= 500 ? HttpStatus.INTERNAL_SERVER_ERROR : HttpStatus.BAD_REQUEST;
 		}
 		String path = request.getRequestURI();
+		Problem problem = ContainerProblems.problem(status, path == null ? "" : path, detail(status, throwable));
+		// A failed body read is on the request even when the exception that left the
+		// application is not.
+		if (status == HttpStatus.BAD_REQUEST && (CutBody.isCauseOf(throwable)
+				|| CutBody.isCauseOf(request.getCoyoteRequest().getErrorException()))) {
+			response.setStatus(HttpStatus.SERVICE_UNAVAILABLE.value());
+			response.setHeader(HttpHeaders.RETRY_AFTER, Integer.toString(ProblemResponses.retryAfterSeconds(1)));
+			problem = CutBody.problem(path);
+		}
 		try {
 			response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 			response.setCharacterEncoding("UTF-8");
 			Writer writer = response.getReporter();
 			if (writer != null) {
-				writer.write(
-						ContainerProblems.problem(status, path == null ? "" : path, detail(status, throwable)).json());
+				writer.write(problem.json());
 				response.finishResponse();
 			}
 		}

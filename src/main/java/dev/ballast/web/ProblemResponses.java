@@ -311,6 +311,10 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 			return problem(HttpStatus.CONTENT_TOO_LARGE, TOO_LARGE, "The body is too large",
 					"request bodies are at most %d bytes".formatted(BodyLimit.MAX_BYTES), null);
 		}
+		if (CutBody.isCauseOf(ex)) {
+			return withRetryAfter(
+					problem(HttpStatus.SERVICE_UNAVAILABLE, CutBody.TYPE, CutBody.TITLE, CutBody.DETAIL, null), 1);
+		}
 		if (cause instanceof StreamReadException || !(cause instanceof JacksonException)) {
 			return problem(HttpStatus.BAD_REQUEST, MALFORMED, "The body is not valid JSON", malformed(cause), null);
 		}
