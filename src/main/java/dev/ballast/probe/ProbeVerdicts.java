@@ -114,6 +114,11 @@ class ProbeVerdicts {
 			this.since = check.statusSince();
 		}
 
+		/** The status this node last judged, and stored. */
+		CheckStatus status() {
+			return progress.status();
+		}
+
 	}
 
 }

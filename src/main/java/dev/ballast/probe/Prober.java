@@ -105,8 +105,10 @@ class Prober {
 			}
 			mine.add(check.key());
 			Owned current = owned.get(check.key());
+			// A registration that kept the definition still started the check afresh
+			// (passing): the stored status no longer being this node's verdict says so.
 			if (current != null && current.check.definition().equals(check.definition())
-					&& current.check.keepsLease() == check.keepsLease()) {
+					&& current.check.keepsLease() == check.keepsLease() && current.state.status() == check.status()) {
 				continue;
 			}
 			if (current != null) {

@@ -130,6 +130,30 @@ class ProbedHealthTest {
 	}
 
 	@Test
+	void reRegisteringAnInstanceWhoseCheckFailsJudgesItAfresh() {
+		Api api = Api.on(port);
+		String service = Names.service("rereg");
+		int failing = targets.answering(500).port();
+		int other = targets.answering(200).port();
+		register(api, service, "bad", failing, http(failing));
+		register(api, service, "good", other, http(other));
+		Awaitility.await()
+			.atMost(VERDICT)
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> instances(api, service).get("bad").path("health").stringValue().equals("CRITICAL"));
+		// The same registration again (a client that re-registers): it starts passing,
+		// and
+		// the probes that still fail must make it critical again.
+		register(api, service, "bad", failing, http(failing));
+		assertThat(instances(api, service).get("bad").path("health").stringValue()).isEqualTo("PASSING");
+		Awaitility.await()
+			.atMost(VERDICT)
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> instances(api, service).get("bad").path("health").stringValue().equals("CRITICAL"));
+		assertThat(audited(service, "instance.probe-fail")).isEqualTo(2);
+	}
+
+	@Test
 	void heartbeatsDoNotBringBackAnInstanceWhoseCheckFails() throws Exception {
 		Api api = Api.on(port);
 		String service = Names.service("hung");
