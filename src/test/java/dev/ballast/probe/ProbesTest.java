@@ -117,17 +117,18 @@ class ProbesTest {
 			health.setStatus("", ServingStatus.SERVING);
 			health.setStatus("shop.Cart", ServingStatus.NOT_SERVING);
 			GrpcProbe probe = new GrpcProbe();
-			ProbeOutcome serving = probe.run(tcp(CheckKind.GRPC, at));
+			// A real server's first calls pay for its JIT: judged with a 2 s timeout.
+			ProbeOutcome serving = probe.run(grpc(at));
 			assertThat(serving.status()).as(serving.output()).isEqualTo(CheckStatus.PASSING);
 			assertThat(serving.output()).endsWith(": SERVING");
-			ProbeOutcome notServing = probe.run(tcp(CheckKind.GRPC, at + "/shop.Cart"));
+			ProbeOutcome notServing = probe.run(grpc(at + "/shop.Cart"));
 			assertThat(notServing.status()).isEqualTo(CheckStatus.CRITICAL);
 			assertThat(notServing.output()).endsWith(": NOT_SERVING");
-			ProbeOutcome unknown = probe.run(tcp(CheckKind.GRPC, at + "/shop.Nothing"));
+			ProbeOutcome unknown = probe.run(grpc(at + "/shop.Nothing"));
 			assertThat(unknown.status()).isEqualTo(CheckStatus.CRITICAL);
 			assertThat(unknown.output()).contains("without an answer");
 			health.setStatus("", ServingStatus.NOT_SERVING);
-			assertThat(probe.run(tcp(CheckKind.GRPC, at)).status()).isEqualTo(CheckStatus.CRITICAL);
+			assertThat(probe.run(grpc(at)).status()).isEqualTo(CheckStatus.CRITICAL);
 		}
 		finally {
 			server.shutdownNow();
@@ -141,6 +142,11 @@ class ProbesTest {
 	private static CheckDefinition http(int port, String path) {
 		return CheckDefinition.of(CheckKind.HTTP, "http://127.0.0.1:" + port + path, null, Map.of(), false,
 				Duration.ofSeconds(1), Duration.ofMillis(300), 1, 1, null);
+	}
+
+	private static CheckDefinition grpc(String target) {
+		return CheckDefinition.of(CheckKind.GRPC, target, null, Map.of(), false, Duration.ofSeconds(5),
+				Duration.ofSeconds(2), 1, 1, null);
 	}
 
 	private static CheckDefinition tcp(CheckKind kind, String target) {
