@@ -6,6 +6,8 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,9 +90,33 @@ public class Checks {
 			.list();
 	}
 
-	/** Every registered check, for the nodes that share the probing. */
-	public List<StoredCheck> all() {
-		return jdbc.sql("SELECT " + COLUMNS + " FROM health_check ORDER BY service, instance_id, position")
+	/**
+	 * A fingerprint of each service's checks, whole rows included (their status too), so
+	 * that the nodes sharing the probing read again only the services whose checks
+	 * changed. A registration that keeps its instance as it was bumps no revision yet may
+	 * replace its checks, so the service's revision cannot tell. The fingerprint is the
+	 * count and a sum of 64-bit row hashes: two different sets of rows agree by chance
+	 * with a probability of about 2^-64.
+	 */
+	public Map<ServiceName, String> fingerprints() {
+		Map<ServiceName, String> fingerprints = new HashMap<>();
+		jdbc.sql("""
+				SELECT service, count(*) || ':' || sum(hashtextextended(health_check::text, 0))
+				  FROM health_check GROUP BY service""").query(rs -> {
+			fingerprints.put(new ServiceName(rs.getString(1)), rs.getString(2));
+		});
+		return fingerprints;
+	}
+
+	/**
+	 * Every check of these services' instances, by service, instance and position, for
+	 * the nodes that share the probing.
+	 */
+	public List<StoredCheck> of(Collection<ServiceName> services) {
+		return jdbc
+			.sql("SELECT " + COLUMNS
+					+ " FROM health_check WHERE service = ANY(?::text[]) ORDER BY service, instance_id, position")
+			.param(services.stream().map(ServiceName::value).toArray(String[]::new))
 			.query(Checks::stored)
 			.list();
 	}

@@ -3,6 +3,7 @@ package dev.ballast.probe;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -13,11 +14,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import dev.ballast.instance.CheckDefinition;
 import dev.ballast.instance.CheckKind;
 import dev.ballast.instance.CheckSettings;
 import dev.ballast.instance.Checks;
+import dev.ballast.instance.ServiceName;
 import dev.ballast.instance.StoredCheck;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -69,6 +72,14 @@ class Prober {
 	private final Timer lateness;
 
 	/**
+	 * What the last beats read of each service's checks; only {@link #refresh} uses it.
+	 */
+	private final Map<ServiceName, ServiceChecks> read = new HashMap<>();
+
+	/** The live nodes the owners were last computed for. */
+	private List<String> owners = List.of();
+
+	/**
 	 * System.nanoTime() of the last beat that reached the database; 0 before the first.
 	 */
 	private volatile long lastBeat;
@@ -90,42 +101,69 @@ class Prober {
 		meters.gauge("ballast.checks.owned", owned, Map::size);
 	}
 
-	/** One membership beat: who is alive, which checks are this node's. */
-	void refresh() {
+	/**
+	 * One membership beat: who is alive, which checks are this node's. Only the services
+	 * whose checks changed ({@link Checks#fingerprints}) are read again, and owners are
+	 * computed again only for them, or for all when the live nodes changed.
+	 */
+	synchronized void refresh() {
 		// Taken before the beat: what it reads may already be older than its end.
 		long started = System.nanoTime();
 		List<String> nodes = membership.beat();
-		List<StoredCheck> all = checks.all();
+		Map<ServiceName, String> fingerprints = checks.fingerprints();
+		Set<ServiceName> changed = new HashSet<>();
+		fingerprints.forEach((service, fingerprint) -> {
+			ServiceChecks known = read.get(service);
+			if (known == null || !known.fingerprint.equals(fingerprint)) {
+				changed.add(service);
+			}
+		});
+		Map<ServiceName, List<StoredCheck>> fresh = changed.isEmpty() ? Map.of()
+				: checks.of(changed).stream().collect(Collectors.groupingBy(StoredCheck::service));
 		lastBeat = started;
+		read.keySet().retainAll(fingerprints.keySet());
+		// The fingerprint was read first: checks newer than it are read once more next
+		// time, never missed.
+		changed.forEach(service -> read.put(service,
+				new ServiceChecks(fingerprints.get(service), fresh.getOrDefault(service, List.of()))));
+		boolean reassign = !nodes.equals(owners);
+		owners = nodes;
 		Set<String> mine = new HashSet<>();
 		Instant now = clock.instant();
-		for (StoredCheck check : all) {
-			if (!membership.node().equals(ProbeOwners.owner(check.key(), nodes))) {
-				continue;
+		for (ServiceName service : reassign ? read.keySet() : changed) {
+			for (StoredCheck check : read.get(service).checks) {
+				if (membership.node().equals(ProbeOwners.owner(check.key(), nodes))) {
+					mine.add(check.key());
+					own(check, now);
+				}
 			}
-			mine.add(check.key());
-			Owned current = owned.get(check.key());
-			// A registration that kept the definition still started the check afresh
-			// (passing): the stored status no longer being this node's verdict says so.
-			if (current != null && current.check.definition().equals(check.definition())
-					&& current.check.keepsLease() == check.keepsLease() && current.state.status() == check.status()) {
-				continue;
-			}
-			if (current != null) {
-				current.stop();
-			}
-			Owned gained = new Owned(check, current == null ? now.plus(settings.handover()) : now);
-			owned.put(check.key(), gained);
-			schedule(gained, gained.startAt);
 		}
 		owned.entrySet().removeIf(entry -> {
-			if (mine.contains(entry.getKey())) {
+			ServiceName service = entry.getValue().check.service();
+			boolean judged = reassign || changed.contains(service) || !read.containsKey(service);
+			if (!judged || mine.contains(entry.getKey())) {
 				return false;
 			}
 			entry.getValue().stop();
 			return true;
 		});
 		renewLeases(now);
+	}
+
+	private void own(StoredCheck check, Instant now) {
+		Owned current = owned.get(check.key());
+		// A registration that kept the definition still started the check afresh
+		// (passing): the stored status no longer being this node's verdict says so.
+		if (current != null && current.check.definition().equals(check.definition())
+				&& current.check.keepsLease() == check.keepsLease() && current.state.status() == check.status()) {
+			return;
+		}
+		if (current != null) {
+			current.stop();
+		}
+		Owned gained = new Owned(check, current == null ? now.plus(settings.handover()) : now);
+		owned.put(check.key(), gained);
+		schedule(gained, gained.startAt);
 	}
 
 	/** The checks this node probes now, by key. */
@@ -209,6 +247,10 @@ class Prober {
 		catch (RuntimeException ex) {
 			log.debug("Could not leave the probers: {}", ex.toString());
 		}
+	}
+
+	/** A service's checks as last read, and the fingerprint read just before them. */
+	private record ServiceChecks(String fingerprint, List<StoredCheck> checks) {
 	}
 
 	/** A check this node probes. */

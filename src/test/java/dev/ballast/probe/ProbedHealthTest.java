@@ -43,6 +43,9 @@ class ProbedHealthTest {
 	@Autowired
 	JdbcClient jdbc;
 
+	@Autowired
+	Prober prober;
+
 	final TestTargets targets = new TestTargets();
 
 	@AfterEach
@@ -151,6 +154,36 @@ class ProbedHealthTest {
 			.pollInterval(Duration.ofMillis(200))
 			.until(() -> instances(api, service).get("bad").path("health").stringValue().equals("CRITICAL"));
 		assertThat(audited(service, "instance.probe-fail")).isEqualTo(2);
+	}
+
+	@Test
+	void aReRegistrationThatChangesOnlyItsCheckIsProbedByTheNewCheck() {
+		Api api = Api.on(port);
+		String service = Names.service("recheck");
+		TestTargets.Answering answering = targets.answering(200);
+		int server = answering.port();
+		register(api, service, "a", server, http(server));
+		register(api, service, "b", server, http(server));
+		Awaitility.await()
+			.atMost(VERDICT)
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> answering.hits().get() >= 2
+					&& prober.owned().stream().filter(key -> key.startsWith(service + "/")).count() == 2);
+		long revision = api.get("/v1/services/" + service).json().path("revision").longValue();
+		// The instance stays as it was, so nothing but its check changes: the server has
+		// no /elsewhere and answers 404.
+		Api.Reply again = api.put("/v1/services/%s/instances/a".formatted(service),
+				"{\"address\":\"127.0.0.1\",\"port\":%d,\"checks\":[%s]}".formatted(server,
+						http(server).replace("/health", "/elsewhere")));
+		assertThat(again.status()).as(again.body()).isEqualTo(200);
+		assertThat(api.get("/v1/services/" + service).json().path("revision").longValue())
+			.as("an unchanged instance bumps no revision, so only the checks tell")
+			.isEqualTo(revision);
+		Awaitility.await()
+			.atMost(VERDICT)
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> instances(api, service).get("a").path("health").stringValue().equals("CRITICAL"));
+		assertThat(instances(api, service).get("b").path("health").stringValue()).isEqualTo("PASSING");
 	}
 
 	@Test

@@ -4,11 +4,22 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import dev.ballast.instance.CheckDefinition;
 import dev.ballast.instance.CheckKind;
 import dev.ballast.instance.CheckStatus;
@@ -18,6 +29,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -93,6 +105,120 @@ class ProbesTest {
 		ProbeOutcome moved = new HttpProbe().run(http(port, "/moved"));
 		assertThat(moved.status()).as("a redirect is not followed").isEqualTo(CheckStatus.CRITICAL);
 		assertThat(moved.output()).contains(": 302");
+	}
+
+	@Test
+	void httpSendsTheChecksMethodAndHeadersAndGivesUpOnAServerThatTricklesItsHead() throws Exception {
+		List<String> seen = new CopyOnWriteArrayList<>();
+		http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
+		http.createContext("/health", exchange -> {
+			seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " "
+					+ exchange.getRequestHeaders().getFirst("X-Probe") + " "
+					+ exchange.getRequestHeaders().getFirst("Host"));
+			exchange.sendResponseHeaders(200, -1);
+			exchange.close();
+		});
+		http.start();
+		int port = http.getAddress().getPort();
+		CheckDefinition head = CheckDefinition.of(CheckKind.HTTP, "http://127.0.0.1:" + port + "/health?deep=1", "HEAD",
+				Map.of("X-Probe", List.of("yes")), false, Duration.ofSeconds(1), Duration.ofMillis(300), 1, 1, null);
+		ProbeOutcome answered = new HttpProbe().run(head);
+		assertThat(answered.status()).as(answered.output()).isEqualTo(CheckStatus.PASSING);
+		assertThat(seen).containsExactly("HEAD /health?deep=1 yes 127.0.0.1:" + port);
+
+		// One byte of the status line every 50 ms: each read is quick, the whole is not.
+		try (ServerSocket trickling = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
+			Thread.ofVirtual().start(() -> {
+				try (Socket client = trickling.accept()) {
+					for (byte b : "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".getBytes()) {
+						client.getOutputStream().write(b);
+						client.getOutputStream().flush();
+						Thread.sleep(50);
+					}
+				}
+				catch (IOException | InterruptedException ex) {
+					// the probe gave up and closed, as it should
+				}
+			});
+			long started = System.nanoTime();
+			ProbeOutcome trickled = new HttpProbe().run(http(trickling.getLocalPort(), "/"));
+			assertThat(trickled.status()).isEqualTo(CheckStatus.CRITICAL);
+			assertThat(trickled.output()).contains("no answer within 300 ms");
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(1000));
+		}
+	}
+
+	@Test
+	void httpCallsAnAnswerThatIsNotHttpCriticalAndReadsNoMoreThanItsBoundOfHead() throws Exception {
+		try (ServerSocket junk = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
+			Thread.ofVirtual().start(() -> {
+				for (String answer : new String[] { "SSH-2.0-OpenSSH_9.6\r\n", "HTTP/1.1 2x0 OK\r\n\r\n", null }) {
+					try (Socket client = junk.accept()) {
+						if (answer != null) {
+							client.getOutputStream().write(answer.getBytes());
+							continue;
+						}
+						// A status line and then one header that never ends.
+						client.getOutputStream().write("HTTP/1.1 200 OK\r\nX: ".getBytes());
+						byte[] endless = "x".repeat(4096).getBytes();
+						for (int i = 0; i < 1000; i++) {
+							client.getOutputStream().write(endless);
+						}
+					}
+					catch (IOException ex) {
+						// the probe stopped reading, as it should
+					}
+				}
+			});
+			CheckDefinition check = http(junk.getLocalPort(), "/");
+			HttpProbe probe = new HttpProbe();
+			assertThat(probe.run(check).output()).contains("not an HTTP answer: SSH-2.0-OpenSSH_9.6");
+			assertThat(probe.run(check).output()).contains("not an HTTP status: HTTP/1.1 2x0 OK");
+			ProbeOutcome endless = probe.run(check);
+			assertThat(endless.status()).isEqualTo(CheckStatus.CRITICAL);
+			assertThat(endless.output()).contains("longer than " + HttpProbe.HEAD_BYTES + " bytes");
+		}
+	}
+
+	@Test
+	void httpsVerifiesTheCertificateUnlessTheCheckSkipsVerification(@TempDir Path dir) throws Exception {
+		Path store = dir.resolve("server.p12");
+		Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+				"-genkeypair", "-alias", "probe", "-keyalg", "EC", "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1",
+				"-validity", "2", "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", "changeit")
+			.redirectErrorStream(true)
+			.start();
+		assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).as("keytool ends").isTrue();
+		assertThat(keytool.exitValue()).as(new String(keytool.getInputStream().readAllBytes())).isZero();
+		KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+		keys.init(KeyStore.getInstance(store.toFile(), "changeit".toCharArray()), "changeit".toCharArray());
+		SSLContext tls = SSLContext.getInstance("TLS");
+		tls.init(keys.getKeyManagers(), null, null);
+		HttpsServer https = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
+		https.setHttpsConfigurator(new HttpsConfigurator(tls));
+		https.createContext("/health", exchange -> {
+			byte[] body = "UP".getBytes();
+			exchange.sendResponseHeaders(200, body.length);
+			exchange.getResponseBody().write(body);
+			exchange.close();
+		});
+		https.start();
+		try {
+			String target = "https://127.0.0.1:" + https.getAddress().getPort() + "/health";
+			// TLS set-up on a cold JVM takes longer than the other probes' 300 ms.
+			ProbeOutcome skipped = new HttpProbe().run(CheckDefinition.of(CheckKind.HTTP, target, null, Map.of(), true,
+					Duration.ofSeconds(5), Duration.ofSeconds(3), 1, 1, null));
+			assertThat(skipped.status()).as(skipped.output()).isEqualTo(CheckStatus.PASSING);
+			assertThat(skipped.output()).endsWith(": 200 Output: UP");
+			ProbeOutcome verified = new HttpProbe().run(CheckDefinition.of(CheckKind.HTTP, target, null, Map.of(),
+					false, Duration.ofSeconds(5), Duration.ofSeconds(3), 1, 1, null));
+			assertThat(verified.status()).as("a self-signed certificate is not trusted")
+				.isEqualTo(CheckStatus.CRITICAL);
+			assertThat(verified.output()).contains("SSLHandshakeException");
+		}
+		finally {
+			https.stop(0);
+		}
 	}
 
 	@Test
