@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -13,14 +14,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import com.sun.net.httpserver.HttpServer;
 
 /**
  * The probe benchmark (issue 30): one node runs N HTTP checks at a 10 s interval (2 s
@@ -210,8 +210,8 @@ public class ProbeLoad {
 	record Targets(int healthy, int slow, int hanging, int refusing) {
 
 		static Targets start() throws IOException {
-			HttpServer healthy = server(0);
-			HttpServer slow = server(500);
+			ServerSocket healthy = server(0);
+			ServerSocket slow = server(500);
 			ServerSocket hanging = new ServerSocket(0, 4096, InetAddress.getLoopbackAddress());
 			List<Socket> held = new ArrayList<>();
 			Thread.ofPlatform().daemon().start(() -> {
@@ -236,31 +236,83 @@ public class ProbeLoad {
 			try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 				refusing = probe.getLocalPort();
 			}
-			return new Targets(healthy.getAddress().getPort(), slow.getAddress().getPort(), hanging.getLocalPort(),
+			return new Targets(healthy.getLocalPort(), slow.getLocalPort(), hanging.getLocalPort(),
 					refusing);
 		}
 
-		private static HttpServer server(long delayMillis) throws IOException {
-			HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
-			server.createContext("/health", exchange -> {
-				try {
-					if (delayMillis > 0) {
-						Thread.sleep(delayMillis);
+		/**
+		 * A target that answers every request with 200 "UP" and closes, after a delay when
+		 * one is given. One platform thread accepts and answers, and a timer writes the
+		 * delayed answers: the targets stand for instances on other machines, so they
+		 * should take as little of this machine's CPU from the node as they can.
+		 */
+		private static ServerSocket server(long delayMillis) throws IOException {
+			ServerSocket server = new ServerSocket(0, 4096, InetAddress.getLoopbackAddress());
+			ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
+			byte[] answer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nUP"
+				.getBytes(StandardCharsets.ISO_8859_1);
+			Thread.ofPlatform().daemon().start(() -> {
+				byte[] request = new byte[4096];
+				while (true) {
+					Socket socket;
+					try {
+						socket = server.accept();
 					}
-					byte[] body = "UP".getBytes();
-					exchange.sendResponseHeaders(200, body.length);
-					exchange.getResponseBody().write(body);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-				finally {
-					exchange.close();
+					catch (IOException ex) {
+						return;
+					}
+					try {
+						socket.setSoTimeout(1000);
+						readHead(socket, request);
+						if (delayMillis == 0) {
+							answer(socket, answer);
+						}
+						else {
+							later.schedule(() -> answer(socket, answer), delayMillis, TimeUnit.MILLISECONDS);
+						}
+					}
+					catch (IOException ex) {
+						close(socket);
+					}
 				}
 			});
-			server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-			server.start();
 			return server;
+		}
+
+		/** Reads up to the end of a request's head (the prober sends no body). */
+		private static void readHead(Socket socket, byte[] buffer) throws IOException {
+			int filled = 0;
+			while (filled < buffer.length) {
+				int read = socket.getInputStream().read(buffer, filled, buffer.length - filled);
+				if (read < 0) {
+					return;
+				}
+				filled += read;
+				for (int k = Math.max(3, filled - read); k < filled; k++) {
+					if (buffer[k] == '\n' && buffer[k - 1] == '\r' && buffer[k - 2] == '\n' && buffer[k - 3] == '\r') {
+						return;
+					}
+				}
+			}
+		}
+
+		private static void answer(Socket socket, byte[] answer) {
+			try {
+				socket.getOutputStream().write(answer);
+			}
+			catch (IOException ex) {
+				// the prober gave up first
+			}
+			close(socket);
+		}
+
+		private static void close(Socket socket) {
+			try {
+				socket.close();
+			}
+			catch (IOException ex) {
+				// nothing left to do with it
+			}
 		}
 
 		/** Instance k's target: 70% healthy, 10% each slow, hanging, refusing. */
