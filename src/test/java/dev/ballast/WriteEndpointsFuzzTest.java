@@ -63,7 +63,7 @@ class WriteEndpointsFuzzTest {
 			+ "\"zone\":\"az-1\",\"metadata\":{\"color\":\"%s\"},\"leaseTtlSeconds\":300}";
 
 	/** The rows of {@link #snapshot} that are the fixture's service's own. */
-	private static final int FIXTURE_ROWS = 8;
+	private static final int FIXTURE_ROWS = 9;
 
 	private static OtherNode node;
 
@@ -83,9 +83,9 @@ class WriteEndpointsFuzzTest {
 
 	@BeforeAll
 	static void startNode() {
-		// This node's timers stay off: a lease sweep between two snapshots is not the
-		// request's doing.
-		node = OtherNode.start("ballast.lease.scheduled=false");
+		// This node's timers stay off: a lease sweep or a probe's verdict between two
+		// snapshots is not the request's doing.
+		node = OtherNode.start("ballast.lease.scheduled=false", "ballast.checks.scheduled=false");
 		api = Api.on(node.port());
 		jdbc = node.bean(JdbcClient.class);
 		started = jdbc.sql("SELECT now()").query(java.sql.Timestamp.class).single().toInstant();
@@ -131,6 +131,23 @@ class WriteEndpointsFuzzTest {
 				}
 			});
 			assertThat(log.errors()).as("ERROR lines the server logged during the fuzz run").isEmpty();
+		}
+	}
+
+	/**
+	 * The bodies the fuzz mutates must themselves be accepted, checks and all: else every
+	 * mutation would be refused for the same reason and the fuzz would prove nothing.
+	 */
+	@Test
+	void theBodiesTheFuzzMutatesAreAccepted() {
+		for (Endpoint endpoint : List.of(Endpoint.REGISTER, Endpoint.EDIT_INSTANCE, Endpoint.DRAIN,
+				Endpoint.MAINTENANCE)) {
+			Fixture fixture = Fixture.create(false);
+			Attempt attempt = new Attempt(endpoint, null, null, endpoint.body.text(),
+					Map.of("Content-Type", "application/json"));
+			HttpResponse<String> response = api.raw(endpoint.method, attempt.path(fixture), attempt.body(),
+					attempt.headers(), HANG);
+			assertThat(response.statusCode()).as("%s: %s", endpoint, response.body()).isBetween(200, 299);
 		}
 	}
 
@@ -285,7 +302,7 @@ class WriteEndpointsFuzzTest {
 	private static List<String> snapshot(Fixture fixture) {
 		List<String> rows = new ArrayList<>();
 		for (String table : List.of("service", "instance", "change_log", "subscriber", "mode_schedule",
-				"weight_override", "release", "audit_event")) {
+				"weight_override", "release", "audit_event", "health_check")) {
 			String column = table.equals("service") ? "name" : "service";
 			rows.add(table + ": "
 					+ jdbc
@@ -431,7 +448,12 @@ class WriteEndpointsFuzzTest {
 		REGISTER("PUT", "/instances/{second}", Second.INSTANCE, false,
 				Body.of("address", "\"10.0.0.7\"", "port", "8081", "weight", "50", "zone", "\"az-2\"", "metadata",
 						"{\"color\":\"green\",\"v\":\"2\"}", "tags", "[\"v2\",\"traefik.enable=true\"]",
-						"leaseTtlSeconds", "300")),
+						"leaseTtlSeconds", "300", "checks",
+						"[{\"http\":\"http://10.0.0.7:8081/health?deep=1\",\"method\":\"GET\",\"headers\":"
+								+ "{\"X-Probe\":[\"a\",\"b\"]},\"tlsSkipVerify\":false,\"intervalSeconds\":10,"
+								+ "\"timeoutMillis\":2000,\"failuresBeforeCritical\":2,\"successBeforePassing\":1,"
+								+ "\"deregisterAfterSeconds\":120},{\"tcp\":\"10.0.0.7:8081\",\"intervalSeconds\":5},"
+								+ "{\"grpc\":\"10.0.0.7:8081/shop.Cart\",\"intervalSeconds\":5}]")),
 		DEREGISTER("DELETE", "/instances/{second}", Second.INSTANCE, false, null),
 		HEARTBEAT("POST", "/instances/{second}/heartbeat", Second.INSTANCE, false, null),
 		EDIT_SERVICE("PATCH", "", Second.NONE, false,
