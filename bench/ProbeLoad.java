@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
@@ -33,13 +34,17 @@ import java.util.regex.Pattern;
  * <li>B: the same instances registered with one check each, probed after a warm-up of one
  * interval plus the handover.</li>
  * </ul>
- * and in each prints the node's CPU (its JVM and PostgreSQL) while idle, the heartbeat and
- * registration rates under a fixed set of clients, and in B the probes per second and the
+ * and in each prints the node's CPU (its JVM and PostgreSQL) while idle, the latency of
+ * heartbeats paced at 1,000/s, the heartbeat and registration rates under a fixed set of
+ * clients, and in B the probes per second and the
  * lateness p99 and max ({@code ballast_checks_lateness_seconds}).
  *
  * BALLAST_TOKEN=... java bench/ProbeLoad.java --url http://127.0.0.1:18095 --pid 1234
  */
 public class ProbeLoad {
+
+	/** Heartbeats per second in the paced figure. */
+	static final int PACED_RATE = 1000;
 
 	static final Pattern METRIC = Pattern.compile("^(\\S+?)(\\{[^}]*\\})? (\\S+)$");
 
@@ -79,15 +84,16 @@ public class ProbeLoad {
 				double cpu = (ProcCpu.seconds(new long[] { pid }) - cpuBefore) / idle;
 				double probes = (metric(http, url, authorization, "ballast_checks_probes_total", null) - probesBefore)
 						/ idle;
+				String paced = pacedHeartbeats(http, url, authorization, instances, services, load);
 				double heartbeats = heartbeats(http, url, authorization, instances, services, clients, load);
 				double registrations = registrations(http, url, authorization, clients, load, round, checks);
 				String lateness = checks ? " lateness_p99=%.0f ms lateness_max=%.0f ms".formatted(
 						1000 * metric(http, url, authorization, "ballast_checks_lateness_seconds", "quantile=\"0.99\""),
 						1000 * metric(http, url, authorization, "ballast_checks_lateness_seconds_max", null)) : "";
 				System.out.printf(Locale.ROOT,
-						"RESULT round=%d phase=%s idle_cpu=%.1f%% probes_per_s=%.0f heartbeats_per_s=%.0f "
+						"RESULT round=%d phase=%s idle_cpu=%.1f%% probes_per_s=%.0f %s heartbeats_per_s=%.0f "
 								+ "registrations_per_s=%.0f%s%n",
-						round, checks ? "B" : "A", 100 * cpu, probes, heartbeats, registrations, lateness);
+						round, checks ? "B" : "A", 100 * cpu, probes, paced, heartbeats, registrations, lateness);
 			}
 		}
 		System.exit(0);
@@ -141,6 +147,45 @@ public class ProbeLoad {
 			}
 		}
 		return done.get() / (double) seconds;
+	}
+
+	/**
+	 * Heartbeats at a steady {@link #PACED_RATE} per second (10,000 instances renewing
+	 * every 10 s), well below what the node can take: the latency from each beat's
+	 * planned start (so a stall counts in full, not only for the beat that met it), p50,
+	 * p99 and max. Where the closed-loop rate shows how much CPU is left, this shows
+	 * whether probing delays the heartbeats a node really gets.
+	 */
+	static String pacedHeartbeats(HttpClient http, String url, String authorization, int instances, int services,
+			int seconds) throws InterruptedException {
+		int count = PACED_RATE * seconds;
+		long[] latencies = new long[count];
+		AtomicInteger failures = new AtomicInteger();
+		long start = System.nanoTime();
+		try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+			for (int n = 0; n < count; n++) {
+				long planned = start + n * (1_000_000_000L / PACED_RATE);
+				long wait = planned - System.nanoTime();
+				if (wait > 0) {
+					Thread.sleep(Duration.ofNanos(wait));
+				}
+				int beat = n;
+				pool.submit(() -> {
+					int k = ThreadLocalRandom.current().nextInt(instances / 10) * 10
+							+ ThreadLocalRandom.current().nextInt(7);
+					if (k >= instances || send(http,
+							url + "/v1/services/probe-%d/instances/i-%d/heartbeat".formatted(k % services, k), "POST",
+							null, authorization) != 200) {
+						failures.incrementAndGet();
+					}
+					latencies[beat] = System.nanoTime() - planned;
+				});
+			}
+		}
+		Arrays.sort(latencies);
+		return String.format(Locale.ROOT, "paced_%d_per_s_p50=%.1f ms p99=%.1f ms max=%.0f ms failures=%d", PACED_RATE,
+				latencies[count / 2] / 1e6, latencies[count * 99 / 100] / 1e6, latencies[count - 1] / 1e6,
+				failures.get());
 	}
 
 	/** New registrations per second in a service of their own, as fast as clients go. */

@@ -2,8 +2,9 @@
 # Probe benchmark (issue 30): one node runs 10,000 HTTP checks at a 10 s interval (2 s
 # timeout) against local targets (70% healthy, 10% answering after 500 ms, 10% hanging,
 # 10% refusing), alternating with the same instances registered without checks, and
-# prints per phase: the node's idle CPU (JVM + PostgreSQL), probes/s, heartbeats/s and
-# registrations/s under 16 clients, and in the checks phase the probe lateness p99/max.
+# prints per phase: the node's idle CPU (JVM + PostgreSQL), probes/s, the latency of
+# heartbeats paced at 1,000/s, heartbeats/s and registrations/s under 16 clients, and in
+# the checks phase the probe lateness p99/max.
 #
 #   ./mvnw -DskipTests package && bench/probes.sh
 #
