@@ -33,7 +33,8 @@ public record LocalitySetting(@Schema(example = "PREFER_LOCAL") @NotNull(message
 		return policy == null ? null : new LocalitySetting(policy.mode(), policy.maxCrossZonePercent());
 	}
 
-	LocalityPolicy policy() {
+	/** The policy this setting stands for. */
+	public LocalityPolicy policy() {
 		return new LocalityPolicy(mode, maxCrossZonePercent);
 	}
 

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.InstanceView;
+import dev.ballast.instance.LocalitySetting;
 
 /**
  * One service as this node knows it: its instances at a revision, the last changes, and
@@ -35,6 +36,8 @@ final class ServiceFeed {
 	private final List<Waiter> waiters = new ArrayList<>();
 
 	private long revision;
+
+	private LocalitySetting locality;
 
 	private volatile InstanceList current;
 
@@ -66,6 +69,7 @@ final class ServiceFeed {
 		loaded.instances().forEach(instance -> instances.put(instance.id(), instance));
 		recent.clear();
 		revision = loaded.revision();
+		locality = loaded.locality();
 		delivered.set(revision);
 		publish();
 	}
@@ -81,8 +85,7 @@ final class ServiceFeed {
 		switch (change.kind()) {
 			case UPSERT -> instances.put(change.instanceId(), change.instance());
 			case REMOVE -> instances.remove(change.instanceId());
-			case SERVICE -> {
-			}
+			case SERVICE -> locality = change.locality();
 			// Its instances' removals came first; nothing is left to clear.
 			case DELETE -> instances.clear();
 		}
@@ -97,7 +100,7 @@ final class ServiceFeed {
 
 	/** Publishes the applied state to other threads; call once per batch of changes. */
 	void publish() {
-		current = new InstanceList(service, revision, List.copyOf(instances.values()));
+		current = new InstanceList(service, revision, List.copyOf(instances.values()), locality);
 		snapshotData = null;
 	}
 
