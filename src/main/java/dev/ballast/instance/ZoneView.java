@@ -15,7 +15,8 @@ import tools.jackson.databind.node.StringNode;
  * each instance's {@code effectiveWeight} and {@code routable} are the zone's view, the
  * rest is as stored. Each instance counts with its configured weight as the capacity it
  * stands for, which drains, maintenance and expiry leave in place, so that their loss
- * shows as the zone's deficit.
+ * shows as the zone's deficit. An instance an operator holds at weight 0 counts with 0:
+ * its capacity was taken away by hand, within the guard's budget, rather than lost.
  */
 final class ZoneView {
 
