@@ -18,7 +18,7 @@ import tools.jackson.databind.node.StringNode;
  * shows as the zone's deficit. An instance an operator holds at weight 0 counts with 0:
  * its capacity was taken away by hand, within the guard's budget, rather than lost.
  */
-final class ZoneView {
+public final class ZoneView {
 
 	private static final Pattern ZONE = Pattern.compile(RegistrationRequest.ZONE_PATTERN);
 
@@ -30,7 +30,7 @@ final class ZoneView {
 	 * @throws BadParameterException naming {@code zone} for anything a registration could
 	 * not carry as its zone
 	 */
-	static String parameter(String zone) {
+	public static String parameter(String zone) {
 		if (zone != null && !ZONE.matcher(zone).matches()) {
 			throw new BadParameterException("zone", "zone must be a zone name matching %s; got %s"
 				.formatted(RegistrationRequest.ZONE_PATTERN, ReceivedValue.describe(StringNode.valueOf(zone))));
@@ -39,7 +39,7 @@ final class ZoneView {
 	}
 
 	/** {@code list} as {@code zone} sees it; the list itself without a zone or policy. */
-	static InstanceList of(InstanceList list, String zone) {
+	public static InstanceList of(InstanceList list, String zone) {
 		if (zone == null || list.locality() == null) {
 			return list;
 		}

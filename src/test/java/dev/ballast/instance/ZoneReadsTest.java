@@ -1,9 +1,11 @@
 package dev.ballast.instance;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.ballast.support.Api;
+import dev.ballast.support.EventStream;
 import dev.ballast.support.Names;
 import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
@@ -94,6 +96,37 @@ class ZoneReadsTest {
 		Thread.sleep(300);
 		api.patch("/v1/services/" + service, "{\"locality\":{\"maxCrossZonePercent\":10}}");
 		assertThat(effective(waiting.get().json())).containsExactly(9000, 0, 0, 334, 333, 333);
+	}
+
+	/**
+	 * A zone's stream sends the zone's view as a snapshot when its weights change, and
+	 * only then: a drain in the other zone leaves a healthy zone's view as it was.
+	 */
+	@Test
+	void aZoneStreamSendsItsViewWhenItsWeightsChangeAndOnlyThen() {
+		try (EventStream za = EventStream.open(port, "/v1/services/%s/watch?zone=za".formatted(service), null)) {
+			EventStream.Event first = za.nextEvent(Duration.ofSeconds(10));
+			assertThat(first.name()).isEqualTo("snapshot");
+			assertThat(effective(first.json())).containsExactly(100, 100, 100, 0, 0, 0);
+
+			maintenance("b1");
+			assertThat(za.eventWithin(Duration.ofSeconds(1))).isNull();
+
+			// Zone za now lacks 6.66%, but zone zb, one out of three, has nothing to
+			// spare.
+			maintenance("a2");
+			EventStream.Event next = za.nextEvent(Duration.ofSeconds(10));
+			assertThat(next.name()).isEqualTo("snapshot");
+			assertThat(effective(next.json())).containsExactly(100, 0, 100, 0, 0, 0);
+			assertThat(Long.parseLong(next.id())).isGreaterThan(Long.parseLong(first.id()));
+		}
+	}
+
+	@Test
+	void refusesAZoneOnTheWatchStreamNamingZone() {
+		Api.Reply reply = Api.unchecked(port).get("/v1/services/%s/watch?zone=%%00".formatted(service));
+		assertThat(reply.status()).isEqualTo(400);
+		assertThat(reply.json().path("errors").path(0).path("pointer").asString()).isEqualTo("#zone");
 	}
 
 	@Test
