@@ -99,11 +99,16 @@ class InstanceController {
 							+ "a small random jitter is added)") String wait,
 			@RequestParam(required = false) @Parameter(description = "Name of the polling subscriber: its index "
 					+ "is recorded as the revision it has applied") String subscriber,
+			@RequestParam(required = false) @Parameter(description = "The caller's zone: effectiveWeight and routable "
+					+ "are that zone's view under the service's locality policy (docs/locality.md); without a policy, "
+					+ "or without zone, the flat view", example = "az-1") String zone,
 			@Parameter(hidden = true) HttpServletRequest request) {
+		String caller = ZoneView.parameter(zone);
 		// Read as sent: Spring would split a tag at its commas (Traefik's tags have
 		// some).
 		String[] tags = request.getParameterValues("tag");
-		return reads.list(ServiceName.of(service), index, wait, subscriber, tags == null ? List.of() : List.of(tags));
+		return reads.list(ServiceName.of(service), index, wait, subscriber, tags == null ? List.of() : List.of(tags),
+				caller);
 	}
 
 	@GetMapping("/{id}")

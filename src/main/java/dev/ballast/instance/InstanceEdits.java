@@ -111,7 +111,8 @@ class InstanceEdits {
 		MaxUnroutable limit = maxUnroutable(patch, edit);
 		int percent = limit.percent() ? limit.value() : edit.maxUnroutablePercent();
 		Committed committed = locked.update(new ServiceSettings(service, edit.weightPolicy(), defaultWeight,
-				edit.leaseTtlSeconds(), limit, percent, edit.maxEjectionPercent(), current.revision()));
+				edit.leaseTtlSeconds(), limit, percent, edit.maxEjectionPercent(),
+				edit.locality() == null ? null : edit.locality().policy(), current.revision()));
 		ServiceSettings stored = locked.settings();
 		committed.audit(AuditEntry
 			.of(Action.SERVICE_EDIT, service.value(), null, SettingsView.of(current), SettingsView.of(stored))

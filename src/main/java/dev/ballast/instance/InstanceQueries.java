@@ -111,8 +111,12 @@ public class InstanceQueries {
 	 * @throws org.springframework.dao.DataAccessException when the database cannot answer
 	 */
 	public InstanceList load(ServiceName name) {
-		return snapshot.execute(status -> new InstanceList(name.value(), settings(name).revision(),
-				instances.list(name).stream().map(InstanceView::of).toList()));
+		return snapshot.execute(status -> {
+			ServiceSettings settings = settings(name);
+			return new InstanceList(name.value(), settings.revision(),
+					instances.list(name).stream().map(InstanceView::of).toList(),
+					LocalitySetting.of(settings.locality()));
+		});
 	}
 
 	/**
@@ -137,8 +141,9 @@ public class InstanceQueries {
 	public InstanceList loadOrNone(ServiceName name) {
 		return snapshot.execute(status -> services.find(name)
 			.map(settings -> new InstanceList(name.value(), settings.revision(),
-					instances.list(name).stream().map(InstanceView::of).toList()))
-			.orElseGet(() -> new InstanceList(name.value(), services.unregisteredRevision(name), List.of())));
+					instances.list(name).stream().map(InstanceView::of).toList(),
+					LocalitySetting.of(settings.locality())))
+			.orElseGet(() -> new InstanceList(name.value(), services.unregisteredRevision(name), List.of(), null)));
 	}
 
 	/**
@@ -175,7 +180,7 @@ public class InstanceQueries {
 			List<InstanceList> read = services.revisions(only)
 				.stream()
 				.map(service -> new InstanceList(service.getKey(), service.getValue(),
-						byService.getOrDefault(service.getKey(), List.of())))
+						byService.getOrDefault(service.getKey(), List.of()), null))
 				.toList();
 			read.forEach(lastKnown::instances);
 			return read;

@@ -35,9 +35,11 @@ class InstanceReads {
 	 * @param tags only instances carrying all of these ({@link Tags#carryAll}); the
 	 * revision is the service's, so a blocking query is answered at any change of the
 	 * service, as Consul's tag queries are
+	 * @param zone the caller's zone, whose view is answered ({@link ZoneView}), or
+	 * {@code null} for the flat view
 	 */
 	DeferredResult<ResponseEntity<InstanceList>> list(ServiceName name, String index, String wait, String subscriber,
-			List<String> tags) {
+			List<String> tags, String zone) {
 		BlockingQuery query = blocking.query(index, wait, subscriber);
 		Long after = query.after();
 		String polling = query.subscriber();
@@ -53,14 +55,14 @@ class InstanceReads {
 		// once with the real one, as Consul does, rather than wait for nothing. During an
 		// outage it more likely comes from a node that read further: the query waits.
 		if (after == null || after < now.revision() || (after > now.revision() && !answer.stale())) {
-			result.setResult(listed(name, polling, now, answer.stale(), tags));
+			result.setResult(listed(name, polling, now, answer.stale(), tags, zone));
 			return result;
 		}
 		// During an outage the query still waits, on memory: answered at once, stale, a
 		// herd of pollers would ask again at once.
 		blocking.await(new BlockingWait(name, polling, state -> state.revision() > now.revision(),
-				state -> result.setResult(listed(name, polling, state, false, tags)),
-				() -> result.setResult(listed(name, polling, now, !reachability.reachable(), tags)), result));
+				state -> result.setResult(listed(name, polling, state, false, tags, zone)),
+				() -> result.setResult(listed(name, polling, now, !reachability.reachable(), tags, zone)), result));
 		return result;
 	}
 
@@ -84,12 +86,15 @@ class InstanceReads {
 	}
 
 	private ResponseEntity<InstanceList> listed(ServiceName name, String subscriber, InstanceList state, boolean stale,
-			List<String> tags) {
+			List<String> tags, String zone) {
 		if (subscriber != null) {
 			blocking.delivered(name, subscriber, state.revision());
 		}
-		InstanceList answered = tags.isEmpty() ? state : new InstanceList(state.service(), state.revision(),
-				state.instances().stream().filter(instance -> Tags.carryAll(instance.tags(), tags)).toList());
+		// The zone's view is of all the service's instances; a tag filter then picks
+		// some.
+		InstanceList seen = ZoneView.of(state, zone);
+		InstanceList answered = tags.isEmpty() ? seen : seen
+			.with(seen.instances().stream().filter(instance -> Tags.carryAll(instance.tags(), tags)).toList());
 		return Headers.ok(stale).header(Headers.INDEX, Long.toString(state.revision())).body(answered);
 	}
 

@@ -88,12 +88,13 @@ class InstanceStore {
 			SET LOCAL plan_cache_mode = force_generic_plan;
 			WITH s AS MATERIALIZED (
 			  SELECT name, weight_policy, default_weight, lease_ttl_seconds, max_unroutable_percent,
-			         max_unroutable_count, max_ejection_percent, revision
+			         max_unroutable_count, max_ejection_percent, locality_mode, locality_max_cross_zone_percent, revision
 			    FROM service WHERE name = ANY(?::text[]) ORDER BY name COLLATE "C" FOR UPDATE)
 			SELECT s.name AS s_name, s.weight_policy AS s_weight_policy, s.default_weight AS s_default_weight,
 			       s.lease_ttl_seconds AS s_lease_ttl_seconds,
 			       s.max_unroutable_percent AS s_max_unroutable_percent, s.max_unroutable_count AS s_max_unroutable_count,
-			       s.max_ejection_percent AS s_max_ejection_percent, s.revision AS s_revision, i.*
+			       s.max_ejection_percent AS s_max_ejection_percent, s.locality_mode AS s_locality_mode,
+			       s.locality_max_cross_zone_percent AS s_locality_max_cross_zone_percent, s.revision AS s_revision, i.*
 			  FROM s LEFT JOIN LATERAL (
 			         SELECT %s FROM instance WHERE service = s.name AND id = ANY(?::text[]) FOR UPDATE) AS i ON true"""
 		.formatted(COLUMNS);
@@ -155,12 +156,13 @@ class InstanceStore {
 			.sql("""
 					WITH s AS MATERIALIZED (
 					  SELECT name, weight_policy, default_weight, lease_ttl_seconds, max_unroutable_percent,
-					         max_unroutable_count, max_ejection_percent, revision
+					         max_unroutable_count, max_ejection_percent, locality_mode, locality_max_cross_zone_percent, revision
 					    FROM service WHERE name = ? FOR UPDATE)
 					SELECT s.name AS s_name, s.weight_policy AS s_weight_policy, s.default_weight AS s_default_weight,
 					       s.lease_ttl_seconds AS s_lease_ttl_seconds,
 					       s.max_unroutable_percent AS s_max_unroutable_percent, s.max_unroutable_count AS s_max_unroutable_count,
-					       s.max_ejection_percent AS s_max_ejection_percent, s.revision AS s_revision, i.*
+					       s.max_ejection_percent AS s_max_ejection_percent, s.locality_mode AS s_locality_mode,
+					     s.locality_max_cross_zone_percent AS s_locality_max_cross_zone_percent, s.revision AS s_revision, i.*
 					  FROM s LEFT JOIN LATERAL (
 					         SELECT %s FROM instance WHERE service = s.name AND id = ? FOR UPDATE) AS i ON true"""
 				.formatted(COLUMNS))

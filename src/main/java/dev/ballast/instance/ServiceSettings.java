@@ -2,6 +2,7 @@ package dev.ballast.instance;
 
 import java.util.Objects;
 
+import dev.ballast.weight.LocalityPolicy;
 import dev.ballast.weight.MaxUnroutable;
 import dev.ballast.weight.Weight;
 import dev.ballast.weight.WeightPolicy;
@@ -18,10 +19,13 @@ import dev.ballast.weight.WeightPolicy;
  * @param maxUnroutablePercent the percent a traffic shift is held to; equal to
  * {@code maxUnroutable} when that is a percent
  * @param maxEjectionPercent share of nominal weight lease expiry may take away at once
+ * @param locality how a balancer in one zone shares traffic with other zones, or
+ * {@code null} for the flat view
  * @param revision the service's current revision
  */
 public record ServiceSettings(ServiceName name, WeightPolicy weightPolicy, Weight defaultWeight, int leaseTtlSeconds,
-		MaxUnroutable maxUnroutable, int maxUnroutablePercent, int maxEjectionPercent, long revision) {
+		MaxUnroutable maxUnroutable, int maxUnroutablePercent, int maxEjectionPercent, LocalityPolicy locality,
+		long revision) {
 
 	public ServiceSettings {
 		Objects.requireNonNull(name, "name");
@@ -36,13 +40,14 @@ public record ServiceSettings(ServiceName name, WeightPolicy weightPolicy, Weigh
 
 	ServiceSettings withRevision(long newRevision) {
 		return new ServiceSettings(name, weightPolicy, defaultWeight, leaseTtlSeconds, maxUnroutable,
-				maxUnroutablePercent, maxEjectionPercent, newRevision);
+				maxUnroutablePercent, maxEjectionPercent, locality, newRevision);
 	}
 
 	boolean sameSettingsAs(ServiceSettings other) {
 		return weightPolicy == other.weightPolicy && defaultWeight.equals(other.defaultWeight)
 				&& leaseTtlSeconds == other.leaseTtlSeconds && maxUnroutable.equals(other.maxUnroutable)
-				&& maxUnroutablePercent == other.maxUnroutablePercent && maxEjectionPercent == other.maxEjectionPercent;
+				&& maxUnroutablePercent == other.maxUnroutablePercent && maxEjectionPercent == other.maxEjectionPercent
+				&& Objects.equals(locality, other.locality);
 	}
 
 }

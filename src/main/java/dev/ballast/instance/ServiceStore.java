@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import dev.ballast.database.CommitBatch;
+import dev.ballast.weight.LocalityPolicy;
 import dev.ballast.weight.MaxUnroutable;
 import dev.ballast.weight.Weight;
 import dev.ballast.weight.WeightPolicy;
@@ -22,7 +23,8 @@ import org.springframework.stereotype.Repository;
 class ServiceStore {
 
 	private static final String COLUMNS = "name, weight_policy, default_weight, lease_ttl_seconds, "
-			+ "max_unroutable_percent, max_unroutable_count, max_ejection_percent, revision";
+			+ "max_unroutable_percent, max_unroutable_count, max_ejection_percent, locality_mode, "
+			+ "locality_max_cross_zone_percent, revision";
 
 	/**
 	 * The instances {@link Instance#heldOut()} counts in the guard's budget, as SQL over
@@ -148,13 +150,17 @@ class ServiceStore {
 	void update(ServiceSettings settings) {
 		jdbc.sql("""
 				UPDATE service SET weight_policy = ?, default_weight = ?, lease_ttl_seconds = ?,
-				       max_unroutable_percent = ?, max_unroutable_count = ?, max_ejection_percent = ?, revision = ?,
+				       max_unroutable_percent = ?, max_unroutable_count = ?, max_ejection_percent = ?,
+				       locality_mode = ?, locality_max_cross_zone_percent = ?, revision = ?,
 				       updated_at = now()
 				 WHERE name = ?""")
 			.params(settings.weightPolicy().name(), settings.defaultWeight().value(), settings.leaseTtlSeconds(),
 					settings.maxUnroutablePercent(),
 					settings.maxUnroutable().percent() ? null : settings.maxUnroutable().value(),
-					settings.maxEjectionPercent(), settings.revision(), settings.name().value())
+					settings.maxEjectionPercent(),
+					settings.locality() == null ? null : settings.locality().mode().name(),
+					settings.locality() == null ? null : settings.locality().maxCrossZonePercent(), settings.revision(),
+					settings.name().value())
 			.update();
 	}
 
@@ -254,7 +260,14 @@ class ServiceStore {
 				WeightPolicy.valueOf(rs.getString(prefix + "weight_policy")),
 				Weight.of(rs.getInt(prefix + "default_weight")), rs.getInt(prefix + "lease_ttl_seconds"),
 				maxUnroutable(rs, prefix), rs.getInt(prefix + "max_unroutable_percent"),
-				rs.getInt(prefix + "max_ejection_percent"), rs.getLong(prefix + "revision"));
+				rs.getInt(prefix + "max_ejection_percent"), locality(rs, prefix), rs.getLong(prefix + "revision"));
+	}
+
+	/** The policy when {@code locality_mode} is set (the table keeps both or neither). */
+	private static LocalityPolicy locality(ResultSet rs, String prefix) throws SQLException {
+		String mode = rs.getString(prefix + "locality_mode");
+		return mode == null ? null : new LocalityPolicy(LocalityPolicy.Mode.valueOf(mode),
+				rs.getInt(prefix + "locality_max_cross_zone_percent"));
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.ballast.instance;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ballast.weight.Share;
 import dev.ballast.weight.WeightPolicy;
 import dev.ballast.weight.Weight;
@@ -12,6 +13,7 @@ record ServiceView(@Schema(example = "payments") String name, WeightPolicy weigh
 		@Schema(description = SettingsView.MAX_UNROUTABLE, example = "25%") String maxUnroutable,
 		@Schema(minimum = "0", maximum = "100", example = "25") int maxUnroutablePercent,
 		@Schema(minimum = "0", maximum = "100", example = "20") int maxEjectionPercent,
+		@Schema(description = SettingsView.LOCALITY) @JsonInclude(JsonInclude.Include.NON_NULL) LocalitySetting locality,
 		@Schema(minimum = "0", example = "42") long revision,
 		@Schema(description = "Registered instances", minimum = "0") int instances,
 		@Schema(description = "Instances with effectiveWeight > 0", minimum = "0") int routable,
@@ -30,9 +32,9 @@ record ServiceView(@Schema(example = "payments") String name, WeightPolicy weigh
 	static ServiceView of(ServiceSettings settings, ServiceCounts counts) {
 		return new ServiceView(settings.name().value(), settings.weightPolicy(), settings.defaultWeight(),
 				settings.leaseTtlSeconds(), settings.maxUnroutable().toString(), settings.maxUnroutablePercent(),
-				settings.maxEjectionPercent(), settings.revision(), counts.instances(), counts.routable(),
-				counts.passing(), counts.critical(), counts.guardBase(), counts.totalEffectiveWeight(),
-				counts.guardUnroutable(), EjectionView.of(settings, counts));
+				settings.maxEjectionPercent(), LocalitySetting.of(settings.locality()), settings.revision(),
+				counts.instances(), counts.routable(), counts.passing(), counts.critical(), counts.guardBase(),
+				counts.totalEffectiveWeight(), counts.guardUnroutable(), EjectionView.of(settings, counts));
 	}
 
 	/**

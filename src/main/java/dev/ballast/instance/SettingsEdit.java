@@ -5,6 +5,7 @@ import dev.ballast.weight.MaxUnroutable;
 import dev.ballast.weight.WeightPolicy;
 import dev.ballast.weight.Weight;
 import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -27,7 +28,9 @@ record SettingsEdit(
 						message = PERCENT) @Max(value = 100, message = PERCENT) Integer maxUnroutablePercent,
 		@Schema(minimum = "0", maximum = "100", example = "20",
 				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = PERCENT) @Min(value = 0,
-						message = PERCENT) @Max(value = 100, message = PERCENT) Integer maxEjectionPercent) {
+						message = PERCENT) @Max(value = 100, message = PERCENT) Integer maxEjectionPercent,
+		@Schema(requiredMode = Schema.RequiredMode.NOT_REQUIRED,
+				description = "The locality policy; null turns it off (the flat view)") @Valid @Expectation(LocalitySetting.EXPECTED) LocalitySetting locality) {
 
 	static final String POLICY = "must be one of STRICT, NORMALIZE";
 

@@ -1,5 +1,6 @@
 package dev.ballast.instance;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ballast.weight.WeightPolicy;
 import dev.ballast.weight.Weight;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -13,7 +14,10 @@ public record SettingsView(@Schema(example = "payments") String name, WeightPoli
 				description = "The percent a traffic shift is held to; maxUnroutable's value when that is a "
 						+ "percent. Setting it alone sets maxUnroutable to that percent") int maxUnroutablePercent,
 		@Schema(minimum = "0", maximum = "100", example = "20") int maxEjectionPercent,
+		@Schema(description = LOCALITY) @JsonInclude(JsonInclude.Include.NON_NULL) LocalitySetting locality,
 		@Schema(minimum = "0", example = "42") long revision) {
+
+	static final String LOCALITY = "The locality policy; absent when it is off and every caller gets the flat view";
 
 	static final String MAX_UNROUTABLE = "The guard's budget: how much of the service's, and of each zone's, "
 			+ "capacity the actions of operators and registrants may take out of rotation, as a count of instances "
@@ -23,7 +27,7 @@ public record SettingsView(@Schema(example = "payments") String name, WeightPoli
 	static SettingsView of(ServiceSettings settings) {
 		return new SettingsView(settings.name().value(), settings.weightPolicy(), settings.defaultWeight(),
 				settings.leaseTtlSeconds(), settings.maxUnroutable().toString(), settings.maxUnroutablePercent(),
-				settings.maxEjectionPercent(), settings.revision());
+				settings.maxEjectionPercent(), LocalitySetting.of(settings.locality()), settings.revision());
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.ballast.watch;
 
 import dev.ballast.instance.InstanceView;
+import dev.ballast.instance.LocalitySetting;
 
 /**
  * One committed revision of a service, as read once from the change log by this node and
@@ -12,8 +13,15 @@ import dev.ballast.instance.InstanceView;
  * @param instanceId the instance, for {@link Kind#UPSERT} and {@link Kind#REMOVE}
  * @param instance the instance after an {@link Kind#UPSERT}, otherwise {@code null}
  * @param data the event's JSON, rendered once; {@code null} for {@link Kind#SERVICE}
+ * @param locality the service's locality policy after a {@link Kind#SERVICE} change
+ * ({@code null} when it is off, and for every other kind)
  */
-record Change(String service, long revision, Kind kind, String instanceId, InstanceView instance, String data) {
+record Change(String service, long revision, Kind kind, String instanceId, InstanceView instance, String data,
+		LocalitySetting locality) {
+
+	Change(String service, long revision, Kind kind, String instanceId, InstanceView instance, String data) {
+		this(service, revision, kind, instanceId, instance, data, null);
+	}
 
 	enum Kind {
 

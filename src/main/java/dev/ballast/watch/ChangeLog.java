@@ -87,8 +87,8 @@ class ChangeLog implements InstanceChanges {
 
 	@EventListener
 	void on(ServiceChanged change) {
-		append(new Change(change.service().value(), change.revision(), Change.Kind.SERVICE, null, null, null),
-				json.writeValueAsString(change.settings()), change.at());
+		append(new Change(change.service().value(), change.revision(), Change.Kind.SERVICE, null, null, null,
+				change.settings().locality()), json.writeValueAsString(change.settings()), change.at());
 	}
 
 	@EventListener

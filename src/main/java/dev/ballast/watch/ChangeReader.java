@@ -12,7 +12,9 @@ import java.util.TreeMap;
 import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.InstanceQueries;
 import dev.ballast.instance.InstanceView;
+import dev.ballast.instance.LocalitySetting;
 import dev.ballast.instance.ServiceName;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.module.SimpleModule;
 
@@ -124,6 +126,15 @@ class ChangeReader {
 				 ORDER BY revision""", (rs, row) -> change(rs), service, after, upTo);
 	}
 
+	/**
+	 * The locality policy in a settings change's payload: only that field is read, so
+	 * that payloads written by earlier versions, without it, still read as off.
+	 */
+	private LocalitySetting locality(String settingsPayload) {
+		JsonNode locality = json.readTree(settingsPayload).get("locality");
+		return locality == null || locality.isNull() ? null : json.treeToValue(locality, LocalitySetting.class);
+	}
+
 	private Change change(ResultSet rs) throws SQLException {
 		String service = rs.getString(1);
 		long revision = rs.getLong(2);
@@ -137,7 +148,7 @@ class ChangeReader {
 			}
 			case REMOVE -> new Change(service, revision, kind, instanceId, null,
 					json.writeValueAsString(json.readValue(payload, ChangeLog.Removal.class)));
-			case SERVICE -> new Change(service, revision, kind, null, null, null);
+			case SERVICE -> new Change(service, revision, kind, null, null, null, locality(payload));
 			case DELETE -> new Change(service, revision, kind, null, null,
 					json.writeValueAsString(json.readValue(payload, ChangeLog.Deletion.class)));
 		};

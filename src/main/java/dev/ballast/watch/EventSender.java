@@ -39,7 +39,8 @@ class EventSender {
 	 */
 	void initial(Watcher watcher, ServiceFeed feed, List<Change> logged, Function<String, ServiceFeed> feeds) {
 		Long from = watcher.resumeFrom(feed.service());
-		List<Change> missed = from == null ? null : missedSince(feed, from, logged);
+		// A zone's stream sends whole views, so one that resumes needs only the current.
+		List<Change> missed = from == null || watcher.zone() != null ? null : missedSince(feed, from, logged);
 		if (missed == null) {
 			snapshot(watcher, feed, feeds);
 		}
@@ -73,9 +74,33 @@ class EventSender {
 	void snapshot(Watcher watcher, ServiceFeed feed, Function<String, ServiceFeed> feeds) {
 		watcher.advance(feed.service(), feed.revision());
 		delivered(watcher, feed.service(), feed.revision());
-		frame(watcher,
-				EventFrame.of(watcher.eventId(feed.service()), "snapshot", feed.snapshotData(json::writeValueAsString)),
-				feeds);
+		String zone = watcher.zone();
+		String data;
+		if (zone == null) {
+			data = feed.snapshotData(json::writeValueAsString);
+		}
+		else {
+			watcher.weightsChanged(feed.service(), feed.zoneWeights(zone));
+			data = feed.zoneSnapshotData(zone, json::writeValueAsString);
+		}
+		frame(watcher, EventFrame.of(watcher.eventId(feed.service()), "snapshot", data), feeds);
+	}
+
+	/**
+	 * A change to a zone's stream: a new view once the feed has applied its batch (the
+	 * change is its last), and only when the zone's weights differ from those last sent.
+	 * Its position moves all the same, so a subscriber's delivered revision keeps up.
+	 */
+	private void zoneChange(Watcher watcher, Change change, Function<String, ServiceFeed> feeds) {
+		watcher.advance(change.service(), change.revision());
+		delivered(watcher, change.service(), change.revision());
+		ServiceFeed feed = feeds.apply(change.service());
+		if (feed == null || change.revision() != feed.revision()
+				|| !watcher.weightsChanged(feed.service(), feed.zoneWeights(watcher.zone()))) {
+			return;
+		}
+		frame(watcher, EventFrame.of(watcher.eventId(feed.service()), "snapshot",
+				feed.zoneSnapshotData(watcher.zone(), json::writeValueAsString)), feeds);
 	}
 
 	/**
@@ -83,6 +108,10 @@ class EventSender {
 	 * once for all of them; or {@code null}
 	 */
 	void change(Watcher watcher, Change change, EventFrame singleServiceFrame, Function<String, ServiceFeed> feeds) {
+		if (watcher.zone() != null) {
+			zoneChange(watcher, change, feeds);
+			return;
+		}
 		watcher.advance(change.service(), change.revision());
 		delivered(watcher, change.service(), change.revision());
 		EventFrame frame = singleServiceFrame != null && !watcher.multiplexed() ? singleServiceFrame

@@ -2,8 +2,10 @@ package dev.ballast.watch;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -11,6 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.InstanceView;
+import dev.ballast.instance.LocalitySetting;
+import dev.ballast.instance.ZoneView;
 
 /**
  * One service as this node knows it: its instances at a revision, the last changes, and
@@ -36,9 +40,21 @@ final class ServiceFeed {
 
 	private long revision;
 
+	private LocalitySetting locality;
+
 	private volatile InstanceList current;
 
 	private String snapshotData;
+
+	/**
+	 * Per zone asked for, its view at the current revision, computed once for its
+	 * streams.
+	 */
+	private final Map<String, InstanceList> zoneViews = new HashMap<>();
+
+	private final Map<String, List<String>> zoneWeights = new HashMap<>();
+
+	private final Map<String, String> zoneData = new HashMap<>();
 
 	ServiceFeed(InstanceList loaded, int recentCapacity, AtomicLong delivered) {
 		this.service = loaded.service();
@@ -66,6 +82,7 @@ final class ServiceFeed {
 		loaded.instances().forEach(instance -> instances.put(instance.id(), instance));
 		recent.clear();
 		revision = loaded.revision();
+		locality = loaded.locality();
 		delivered.set(revision);
 		publish();
 	}
@@ -81,8 +98,7 @@ final class ServiceFeed {
 		switch (change.kind()) {
 			case UPSERT -> instances.put(change.instanceId(), change.instance());
 			case REMOVE -> instances.remove(change.instanceId());
-			case SERVICE -> {
-			}
+			case SERVICE -> locality = change.locality();
 			// Its instances' removals came first; nothing is left to clear.
 			case DELETE -> instances.clear();
 		}
@@ -97,8 +113,11 @@ final class ServiceFeed {
 
 	/** Publishes the applied state to other threads; call once per batch of changes. */
 	void publish() {
-		current = new InstanceList(service, revision, List.copyOf(instances.values()));
+		current = new InstanceList(service, revision, List.copyOf(instances.values()), locality);
 		snapshotData = null;
+		zoneViews.clear();
+		zoneWeights.clear();
+		zoneData.clear();
 	}
 
 	/** The changes after {@code after} if this node still holds all of them. */
@@ -118,6 +137,27 @@ final class ServiceFeed {
 			snapshotData = renderer.render(current);
 		}
 		return snapshotData;
+	}
+
+	/**
+	 * The weights of {@code zone}'s view at the current revision, instance by instance
+	 * ({@code id=weight}): what a zone's stream compares to decide whether to send.
+	 */
+	List<String> zoneWeights(String zone) {
+		return zoneWeights.computeIfAbsent(zone,
+				z -> zoneView(z).instances()
+					.stream()
+					.map(instance -> instance.id() + "=" + instance.effectiveWeight().value())
+					.toList());
+	}
+
+	/** The JSON of {@code zone}'s view at the current revision, rendered once. */
+	String zoneSnapshotData(String zone, SnapshotRenderer renderer) {
+		return zoneData.computeIfAbsent(zone, z -> renderer.render(zoneView(z)));
+	}
+
+	private InstanceList zoneView(String zone) {
+		return zoneViews.computeIfAbsent(zone, z -> ZoneView.of(current, z));
 	}
 
 	Set<Watcher> watchers() {

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import dev.ballast.database.Reachability;
 import dev.ballast.instance.Headers;
 import dev.ballast.instance.ServiceName;
+import dev.ballast.instance.ZoneView;
 import dev.ballast.web.BadParameterException;
 import dev.ballast.web.OverloadedException;
 import io.swagger.v3.oas.annotations.Operation;
@@ -121,12 +122,16 @@ class WatchController {
 			@RequestParam(required = false) @Parameter(
 					description = "Name this subscriber (pattern " + QueryParameters.SUBSCRIBER_PATTERN
 							+ ") to have its delivered and acknowledged revisions tracked") String subscriber,
+			@RequestParam(required = false) @Parameter(description = "The caller's zone: the stream sends that zone's "
+					+ "view (docs/locality.md) as a `snapshot` event whenever the zone's weights change, and only then, "
+					+ "instead of upsert and remove events", example = "az-1") String zone,
 			@RequestHeader(name = LAST_EVENT_ID, required = false) @Parameter(in = ParameterIn.HEADER,
 					description = "The last event id received, to resume after it") String lastEventId,
 			HttpServletRequest request, HttpServletResponse response) throws IOException, ServletException {
 		String name = ServiceName.of(service).value();
+		String caller = ZoneView.parameter(zone);
 		open(List.of(name), false, QueryParameters.subscriber(subscriber), QueryParameters.resumeOne(name, lastEventId),
-				request, response);
+				caller, request, response);
 	}
 
 	@GetMapping("/v1/watch")
@@ -156,7 +161,7 @@ class WatchController {
 					description = "The last event id received, to resume after it") String lastEventId,
 			HttpServletRequest request, HttpServletResponse response) throws IOException, ServletException {
 		open(serviceNames(services), true, QueryParameters.subscriber(subscriber),
-				QueryParameters.resumeMany(lastEventId), request, response);
+				QueryParameters.resumeMany(lastEventId), null, request, response);
 	}
 
 	private static List<String> serviceNames(List<String> services) {
@@ -180,7 +185,8 @@ class WatchController {
 	}
 
 	private void open(List<String> services, boolean multiplexed, String subscriber, Map<String, Long> resumeFrom,
-			HttpServletRequest request, HttpServletResponse response) throws IOException, ServletException {
+			String zone, HttpServletRequest request, HttpServletResponse response)
+			throws IOException, ServletException {
 		if (HttpMethod.HEAD.matches(request.getMethod())) {
 			// The headers a stream would have, and no stream to send nothing on.
 			response.setStatus(HttpServletResponse.SC_OK);
@@ -201,7 +207,7 @@ class WatchController {
 		List<Runnable> disconnects = subscriber == null ? List.of()
 				: services.stream().map(service -> subscribers.connect(service, subscriber)).toList();
 		Watcher watcher = new Watcher(services, multiplexed, subscriber, resumeFrom, settings.queueCapacity(),
-				System.nanoTime() + maxAgeNanos(), token, closed -> {
+				System.nanoTime() + maxAgeNanos(), token, zone, closed -> {
 					follower.closed(closed);
 					disconnects.forEach(Runnable::run);
 					cap.release();

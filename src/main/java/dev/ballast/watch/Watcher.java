@@ -1,6 +1,7 @@
 package dev.ballast.watch;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -57,8 +58,21 @@ final class Watcher {
 	/** Someone asked for a drain since the lock holder last looked. */
 	private final AtomicBoolean drainRequested = new AtomicBoolean();
 
+	/**
+	 * The caller's zone, whose view the stream sends ({@code null}: the flat stream of
+	 * changes).
+	 */
+	private final String zone;
+
+	/**
+	 * Per service, the zone's weights in the last view sent; only the delivering thread
+	 * touches it.
+	 */
+	private final Map<String, List<String>> sentWeights = new HashMap<>();
+
 	Watcher(List<String> services, boolean multiplexed, String subscriber, Map<String, Long> resumeFrom, int capacity,
-			long deadlineNanos, String token, Consumer<Watcher> onClosed) {
+			long deadlineNanos, String token, String zone, Consumer<Watcher> onClosed) {
+		this.zone = zone;
 		this.onClosed = onClosed;
 		this.token = token;
 		this.positions = new Positions(services, multiplexed, resumeFrom);
@@ -79,6 +93,19 @@ final class Watcher {
 
 	boolean multiplexed() {
 		return positions.multiplexed();
+	}
+
+	/** The caller's zone, or {@code null} for the flat stream of changes. */
+	String zone() {
+		return zone;
+	}
+
+	/**
+	 * Records the weights of a view about to be sent: false, and nothing recorded, when
+	 * they are those of the last view sent for the service.
+	 */
+	boolean weightsChanged(String service, List<String> weights) {
+		return !weights.equals(sentWeights.put(service, weights));
 	}
 
 	/** The subscriber name the client gave, or {@code null}. */

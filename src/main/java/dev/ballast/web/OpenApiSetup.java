@@ -58,7 +58,7 @@ class OpenApiSetup {
 
 	/** Properties left out of a response when they have no value. */
 	private static final Set<String> OPTIONAL = Set.of("zone", "modeReason", "modeUntil", "unconfirmedSubscribers",
-			"details", "next", "releaseUnderWay");
+			"details", "next", "releaseUnderWay", "locality");
 
 	@Bean
 	OpenAPI ballastOpenApi() {

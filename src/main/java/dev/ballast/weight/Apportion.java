@@ -18,14 +18,14 @@ public final class Apportion {
 
 	/**
 	 * @param total the weight to split, at least 0
-	 * @param weights each member's own weight, at least 0
+	 * @param weights each member's own weight (any integral type), at least 0
 	 * @return each member's part, in the same order
 	 */
-	public static List<Weight> of(long total, List<Integer> weights) {
+	public static List<Weight> of(long total, List<? extends Number> weights) {
 		if (total < 0) {
 			throw new IllegalArgumentException("total must not be negative; got " + total);
 		}
-		long sum = weights.stream().mapToLong(Integer::longValue).sum();
+		long sum = weights.stream().mapToLong(Number::longValue).sum();
 		List<Weight> parts = new ArrayList<>(weights.size());
 		if (weights.isEmpty()) {
 			return parts;

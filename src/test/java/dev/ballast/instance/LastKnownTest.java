@@ -72,7 +72,7 @@ class LastKnownTest {
 	}
 
 	private static InstanceList list(String service, long revision, InstanceView... instances) {
-		return new InstanceList(service, revision, List.of(instances));
+		return new InstanceList(service, revision, List.of(instances), null);
 	}
 
 	private static InstanceView instance(String service, String id, long revision) {

@@ -15,7 +15,7 @@ class FollowedTest {
 	void holdsWhatTheServiceFeedHolds() {
 		int capacity = 3;
 		Followed followed = new Followed(5, capacity);
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of()), capacity, new AtomicLong());
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of(), null), capacity, new AtomicLong());
 		for (long revision = 6; revision <= 12; revision++) {
 			followed.applied(revision);
 			feed.apply(ServiceFeedTest.upsert("a", revision));
@@ -25,7 +25,7 @@ class FollowedTest {
 			}
 		}
 		followed.reset(20);
-		feed.reset(new InstanceList("s", 20, List.of()));
+		feed.reset(new InstanceList("s", 20, List.of(), null));
 		assertThat(followed.heldAfter()).isEqualTo(20);
 		assertThat(feed.changesAfter(19)).isEmpty();
 		assertThat(feed.changesAfter(20)).isPresent();
@@ -40,7 +40,7 @@ class FollowedTest {
 	void takesWhatTheFeedAppliedFromLocalCommitsAsHandedOver() {
 		int capacity = 3;
 		Followed followed = new Followed(5, capacity);
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of()), capacity, followed.delivered());
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of(), null), capacity, followed.delivered());
 		for (long revision = 6; revision <= 11; revision++) {
 			assertThat(feed.apply(ServiceFeedTest.upsert("a", revision))).isTrue();
 			if (revision % 3 == 0) {

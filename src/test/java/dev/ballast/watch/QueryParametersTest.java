@@ -107,8 +107,9 @@ class QueryParametersTest {
 	}
 
 	private static void readsBackExactly(Map<String, Long> positions) {
-		Watcher watcher = new Watcher(List.copyOf(positions.keySet()), true, null, Map.of(), 10, 0, "token", closed -> {
-		});
+		Watcher watcher = new Watcher(List.copyOf(positions.keySet()), true, null, Map.of(), 10, 0, "token", null,
+				closed -> {
+				});
 		positions.forEach(watcher::advance);
 		String id = watcher.eventId(positions.keySet().iterator().next());
 		assertThat(QueryParameters.resumeMany(id)).isEqualTo(new TreeMap<>(positions));

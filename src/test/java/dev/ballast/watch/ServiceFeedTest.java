@@ -16,7 +16,8 @@ class ServiceFeedTest {
 
 	@Test
 	void appliesOnlyTheNextRevision() {
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of(instance("a", 5))), 10, new AtomicLong());
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of(instance("a", 5)), null), 10,
+				new AtomicLong());
 		assertThat(feed.apply(upsert("b", 7))).as("6 is missing").isFalse();
 		assertThat(feed.revision()).isEqualTo(5);
 		assertThat(feed.apply(upsert("b", 6))).isTrue();
@@ -29,7 +30,7 @@ class ServiceFeedTest {
 
 	@Test
 	void servesMissedChangesOnlyWhileItHoldsAllOfThem() {
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of()), 3, new AtomicLong());
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of(), null), 3, new AtomicLong());
 		for (long revision = 1; revision <= 5; revision++) {
 			feed.apply(upsert("a", revision));
 		}
@@ -42,9 +43,9 @@ class ServiceFeedTest {
 
 	@Test
 	void aResetForgetsRecentChanges() {
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of()), 3, new AtomicLong());
+		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 0, List.of(), null), 3, new AtomicLong());
 		feed.apply(upsert("a", 1));
-		feed.reset(new InstanceList("s", 9, List.of(instance("z", 9))));
+		feed.reset(new InstanceList("s", 9, List.of(instance("z", 9)), null));
 		assertThat(feed.changesAfter(0)).isEmpty();
 		assertThat(feed.changesAfter(9)).hasValue(List.of());
 		assertThat(feed.current().instances()).extracting(InstanceView::id).containsExactly("z");
