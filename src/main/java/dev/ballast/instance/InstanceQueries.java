@@ -179,8 +179,8 @@ public class InstanceQueries {
 				.collect(Collectors.groupingBy(InstanceView::service));
 			List<InstanceList> read = services.revisions(only)
 				.stream()
-				.map(service -> new InstanceList(service.getKey(), service.getValue(),
-						byService.getOrDefault(service.getKey(), List.of()), null))
+				.map(service -> new InstanceList(service.name(), service.revision(),
+						byService.getOrDefault(service.name(), List.of()), LocalitySetting.of(service.locality())))
 				.toList();
 			read.forEach(lastKnown::instances);
 			return read;

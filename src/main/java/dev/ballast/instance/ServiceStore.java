@@ -211,11 +211,21 @@ class ServiceStore {
 	 * The revision of each named service that is registered, or of every service when
 	 * {@code only} is empty, sorted by name.
 	 */
-	List<Map.Entry<String, Long>> revisions(Set<ServiceName> only) {
-		JdbcClient.StatementSpec query = only.isEmpty() ? jdbc.sql("SELECT name, revision FROM service ORDER BY name")
-				: jdbc.sql("SELECT name, revision FROM service WHERE name IN (:names) ORDER BY name")
+	List<ServiceRevision> revisions(Set<ServiceName> only) {
+		String columns = "name, revision, locality_mode, locality_max_cross_zone_percent";
+		JdbcClient.StatementSpec query = only.isEmpty() ? jdbc.sql("SELECT " + columns + " FROM service ORDER BY name")
+				: jdbc.sql("SELECT " + columns + " FROM service WHERE name IN (:names) ORDER BY name")
 					.param("names", only.stream().map(ServiceName::value).toList());
-		return query.query((rs, row) -> Map.entry(rs.getString("name"), rs.getLong("revision"))).list();
+		return query
+			.query((rs, row) -> new ServiceRevision(rs.getString("name"), rs.getLong("revision"), locality(rs, "")))
+			.list();
+	}
+
+	/**
+	 * A service's revision, with the locality policy its lists are read under (kept with
+	 * them for reads during an outage).
+	 */
+	record ServiceRevision(String name, long revision, LocalityPolicy locality) {
 	}
 
 	ServiceCounts counts(ServiceName name) {

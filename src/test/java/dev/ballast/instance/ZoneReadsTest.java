@@ -2,6 +2,7 @@ package dev.ballast.instance;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import dev.ballast.support.Api;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,6 +29,9 @@ class ZoneReadsTest {
 
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	InstanceQueries queries;
 
 	Api api;
 
@@ -60,6 +65,20 @@ class ZoneReadsTest {
 		assertThat(view.get("locality").get("maxCrossZonePercent").intValue()).isEqualTo(20);
 		assertThat(view.get("instances").get(1).get("routable").booleanValue()).isFalse();
 		assertThat(view.get("instances").get(3).get("routable").booleanValue()).isTrue();
+	}
+
+	/**
+	 * The lists read for every service at once (Prometheus targets) are kept for reads
+	 * during an outage: they carry the policy, else a stale zone read after one would be
+	 * the flat view.
+	 */
+	@Test
+	void theListsOfEveryServiceCarryTheirPolicy() {
+		InstanceList list = queries.lists(Set.of(ServiceName.of(service))).value().getFirst();
+		assertThat(list.locality()).isNotNull();
+		assertThat(list.locality().maxCrossZonePercent()).isEqualTo(20);
+		api.patch("/v1/services/" + service, "{\"locality\":null}");
+		assertThat(queries.lists(Set.of(ServiceName.of(service))).value().getFirst().locality()).isNull();
 	}
 
 	@Test
