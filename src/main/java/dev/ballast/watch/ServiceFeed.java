@@ -140,14 +140,17 @@ final class ServiceFeed {
 	}
 
 	/**
-	 * The weights of {@code zone}'s view at the current revision, instance by instance
-	 * ({@code id=weight}): what a zone's stream compares to decide whether to send.
+	 * What a balancer routes by in {@code zone}'s view at the current revision, instance
+	 * by instance ({@code id@address:port=weight}): what a zone's stream compares to
+	 * decide whether to send. The address and port count too: an instance that moves
+	 * keeps its weight, and a balancer still sending to its old address would miss it.
 	 */
 	List<String> zoneWeights(String zone) {
 		return zoneWeights.computeIfAbsent(zone,
 				z -> zoneView(z).instances()
 					.stream()
-					.map(instance -> instance.id() + "=" + instance.effectiveWeight().value())
+					.map(instance -> instance.id() + "@" + instance.address() + ":" + instance.port() + "="
+							+ instance.effectiveWeight().value())
 					.toList());
 	}
 

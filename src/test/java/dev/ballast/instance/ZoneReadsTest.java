@@ -138,6 +138,14 @@ class ZoneReadsTest {
 			assertThat(next.name()).isEqualTo("snapshot");
 			assertThat(effective(next.json())).containsExactly(100, 0, 100, 0, 0, 0);
 			assertThat(Long.parseLong(next.id())).isGreaterThan(Long.parseLong(first.id()));
+
+			// a1 moves to another port at the same weight: a balancer must learn where.
+			Api.Reply moved = api.put(instances() + "/a1", Registration.at("10.0.0.1", 9999).weight(100).zone("za"));
+			assertThat(moved.status()).as(moved.body()).isEqualTo(200);
+			EventStream.Event after = za.nextEvent(Duration.ofSeconds(10));
+			assertThat(after.name()).isEqualTo("snapshot");
+			assertThat(effective(after.json())).containsExactly(100, 0, 100, 0, 0, 0);
+			assertThat(after.json().toString()).contains("9999");
 		}
 	}
 
