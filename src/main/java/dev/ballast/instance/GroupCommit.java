@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import dev.ballast.database.CommitBatch;
+import dev.ballast.database.CommitUnconfirmedException;
 import dev.ballast.database.RolledBack;
 import dev.ballast.web.OutcomeUnknownException;
 import io.micrometer.core.instrument.Gauge;
@@ -234,6 +235,12 @@ class GroupCommit implements SmartLifecycle {
 					continue;
 				}
 				pending.forEach(write -> write.fail(attempt.failed == write ? attempt.failure : ex));
+				return;
+			}
+			catch (CommitUnconfirmedException ex) {
+				// The group may have committed: no write of it runs again, and none is
+				// answered as written or as not written.
+				pending.forEach(write -> write.fail(OutcomeUnknownException.of(ex)));
 				return;
 			}
 			catch (RuntimeException ex) {
