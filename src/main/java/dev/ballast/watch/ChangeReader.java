@@ -56,7 +56,7 @@ class ChangeReader {
 	 * history of that revision.
 	 * @throws dev.ballast.web.NotFoundException when it is not registered
 	 */
-	Loaded load(String service) {
+	LoadedService load(String service) {
 		return stamped(queries.load(ServiceName.of(service)));
 	}
 
@@ -64,7 +64,7 @@ class ChangeReader {
 	 * Like {@link #load}; a service not registered is empty at the revision its name
 	 * stands at ({@link InstanceQueries#loadOrNone}).
 	 */
-	Loaded loadOrNone(String service) {
+	LoadedService loadOrNone(String service) {
 		return stamped(queries.loadOrNone(ServiceName.of(service)));
 	}
 
@@ -74,12 +74,12 @@ class ChangeReader {
 	 * is in now. Either way no other change can have that revision in that history: one
 	 * of a later history never has a revision the database had reached when it began.
 	 */
-	private Loaded stamped(InstanceList state) {
+	private LoadedService stamped(InstanceList state) {
 		Long history = jdbc.queryForObject(
 				"""
 						SELECT coalesce((SELECT history FROM change_log WHERE service = ? AND revision = ?), ballast_history())""",
 				Long.class, state.service(), state.revision());
-		return new Loaded(state, new Position(state.revision(), history));
+		return new LoadedService(state, new Position(state.revision(), history));
 	}
 
 	/**
@@ -182,13 +182,6 @@ class ChangeReader {
 			case DELETE -> new Change(service, revision, kind, null, null,
 					json.writeValueAsString(json.readValue(payload, ChangeLog.Deletion.class)));
 		};
-	}
-
-	/**
-	 * A service's state as loaded, at {@code position}.
-	 */
-	record Loaded(InstanceList state, Position position) {
-
 	}
 
 }

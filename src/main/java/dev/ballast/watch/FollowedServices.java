@@ -54,7 +54,7 @@ final class FollowedServices {
 	Followed follow(String service, boolean unregistered) {
 		Followed position = followed.get(service);
 		if (position == null) {
-			ChangeReader.Loaded loaded;
+			LoadedService loaded;
 			boolean registered = true;
 			try {
 				loaded = reader.load(service);
@@ -225,7 +225,7 @@ final class FollowedServices {
 					streams.apply(service, next);
 				}
 				// Removed meanwhile, it is followed as empty: its watchers wait on.
-				ChangeReader.Loaded loaded = reader.loadOrNone(service);
+				LoadedService loaded = reader.loadOrNone(service);
 				position.reset(loaded.position());
 				streams.reset(loaded, position.delivered(), false);
 				return;
@@ -246,7 +246,7 @@ final class FollowedServices {
 	private void reloadLost(String service, Position lost) {
 		log.warn("The database no longer holds revision {} of {} that this node applied (a failover lost it); "
 				+ "reloading its state and sending its watchers a snapshot", lost.id(), service);
-		ChangeReader.Loaded loaded = reader.loadOrNone(service);
+		LoadedService loaded = reader.loadOrNone(service);
 		Followed fresh = new Followed(loaded.position(), settings.recentChanges());
 		followed.put(service, fresh);
 		streams.reset(loaded, fresh.delivered(), true);

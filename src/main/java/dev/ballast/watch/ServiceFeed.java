@@ -56,7 +56,7 @@ final class ServiceFeed {
 
 	private final Map<String, String> zoneData = new HashMap<>();
 
-	ServiceFeed(ChangeReader.Loaded loaded, int recentCapacity, AtomicReference<Position> delivered) {
+	ServiceFeed(LoadedService loaded, int recentCapacity, AtomicReference<Position> delivered) {
 		this.service = loaded.state().service();
 		this.recentCapacity = recentCapacity;
 		reset(loaded, delivered);
@@ -84,7 +84,7 @@ final class ServiceFeed {
 	 * Replaces the state with one read from the database, forgetting recent changes.
 	 * @param delivered where the position applied is reported to the reader from now on
 	 */
-	void reset(ChangeReader.Loaded loaded, AtomicReference<Position> delivered) {
+	void reset(LoadedService loaded, AtomicReference<Position> delivered) {
 		instances.clear();
 		loaded.state().instances().forEach(instance -> instances.put(instance.id(), instance));
 		recent.clear();

@@ -152,7 +152,7 @@ class Streams implements SmartLifecycle {
 	 * @param lost whether the database no longer holds the position the feed stands at (a
 	 * failover lost it): the state replaces the feed's whatever its revision
 	 */
-	void reset(ChangeReader.Loaded loaded, AtomicReference<Position> delivered, boolean lost) {
+	void reset(LoadedService loaded, AtomicReference<Position> delivered, boolean lost) {
 		InstanceList state = loaded.state();
 		thread.execute(() -> {
 			ServiceFeed feed = feeds.get(state.service());

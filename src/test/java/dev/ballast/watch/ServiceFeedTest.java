@@ -92,8 +92,8 @@ class ServiceFeedTest {
 		return new Position(revision, Position.FIRST);
 	}
 
-	static ChangeReader.Loaded loaded(InstanceList state) {
-		return new ChangeReader.Loaded(state, at(state.revision()));
+	static LoadedService loaded(InstanceList state) {
+		return new LoadedService(state, at(state.revision()));
 	}
 
 	static Change upsert(String id, long revision) {
