@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 import dev.ballast.database.CommitBatch;
 import dev.ballast.database.Synchronizations;
 import dev.ballast.instance.InstanceChanged;
-import dev.ballast.instance.InstanceChanges;
+import dev.ballast.instance.Changed;
 import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.ServiceChanged;
 import dev.ballast.instance.ServiceRemoved;
@@ -18,7 +18,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.ObjectMapper;
 
-import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
 
@@ -41,7 +40,7 @@ import org.springframework.transaction.support.TransactionSynchronization;
  * which the changes handed over carry, so that their event ids are those of the rows.
  */
 @Component
-class ChangeLog implements InstanceChanges {
+class ChangeLog implements Changed {
 
 	private static final Logger log = LoggerFactory.getLogger(ChangeLog.class);
 
@@ -86,7 +85,7 @@ class ChangeLog implements InstanceChanges {
 	}
 
 	@Override
-	public void changed(InstanceChanged change) {
+	public void instance(InstanceChanged change) {
 		String service = change.service().value();
 		String id = change.id().value();
 		if (change.removed()) {
@@ -102,14 +101,14 @@ class ChangeLog implements InstanceChanges {
 		}
 	}
 
-	@EventListener
-	void on(ServiceChanged change) {
+	@Override
+	public void settings(ServiceChanged change) {
 		append(new Change(change.service().value(), unstamped(change.revision()), Change.Kind.SERVICE, null, null, null,
 				change.settings().locality()), json.writeValueAsString(change.settings()), change.at());
 	}
 
-	@EventListener
-	void on(ServiceRemoved removal) {
+	@Override
+	public void removed(ServiceRemoved removal) {
 		String service = removal.service().value();
 		String data = json.writeValueAsString(new Deletion(service, removal.revision()));
 		append(new Change(service, unstamped(removal.revision()), Change.Kind.DELETE, null, null, data), data,

@@ -94,7 +94,7 @@ class LocalCommitsTest {
 			Event snapshot = stream.nextEvent(SOON);
 			assertThat(snapshot.id()).isEqualTo("1");
 			new TransactionTemplate(transactions).executeWithoutResult(status -> {
-				changeLog.changed(
+				changeLog.instance(
 						new InstanceChanged(ServiceName.of(service), 2, InstanceId.of("a"), stored, Instant.now()));
 				status.setRollbackOnly();
 			});
