@@ -3,10 +3,13 @@
 // release's history, step by step, from the audit log (operators).
 
 import { call, get } from './api.js';
-import { act, show } from './dialogs.js';
 import { bar, h, put, relative, when } from './dom.js';
 
 const HISTORY_PAGES = 10;
+
+// The dialogs load with the first action or history: reading releases needs neither.
+const act = (options) => import('./dialogs.js').then((m) => m.act(options));
+const show = (options) => import('./dialogs.js').then((m) => m.show(options));
 
 export function releases(box, name, session) {
   const base = `/v1/services/${name}`;

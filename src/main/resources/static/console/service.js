@@ -3,7 +3,6 @@
 // them.
 
 import { get, watch } from './api.js';
-import { actions } from './actions.js';
 import { auditTable } from './audit.js';
 import { bar, h, percent, put, relative, say, tagList, when } from './dom.js';
 import { healthCell, instanceState } from './health.js';
@@ -24,8 +23,9 @@ export function servicePage(view, session, name, params) {
   const live = h('span', { class: 'live', id: 'live' }, 'connecting');
   const settingsLine = h('div', { class: 'settings', id: 'settings' });
   const tbody = h('tbody');
-  const act = actions(name);
-  const batchButton = h('button', { type: 'button', class: 'write', disabled: true, onclick: () => act.batchDrain(
+  // The actions and their dialogs load with the first action: reading needs neither.
+  const act = (verb, ...args) => import('./actions.js').then((m) => m.actions(name)[verb](...args));
+  const batchButton = h('button', { type: 'button', class: 'write', disabled: true, onclick: () => act('batchDrain',
     [...selected].sort(), () => {
       selected.clear();
       draw();
@@ -44,7 +44,7 @@ export function servicePage(view, session, name, params) {
         h('h1', { id: 'service-title' }, name),
         h('span', { class: 'pill' }, 'revision ', revisionText), live,
         session.canOperate ? h('button', { type: 'button', class: 'write', id: 'settings-button',
-          onclick: act.editSettings }, 'Settings…') : null),
+          onclick: () => act('editSettings') }, 'Settings…') : null),
       settingsLine),
     h('section', { 'aria-labelledby': 'instances-title' },
       h('div', { class: 'heading' }, h('h2', { id: 'instances-title' }, 'Instances'),
@@ -223,13 +223,13 @@ export function servicePage(view, session, name, params) {
       h('td', { class: 'lease', dataset: { expires: i.leaseExpiresAt } }, relative(i.leaseExpiresAt)),
       h('td', {}, metadata(i.metadata)),
       session.canOperate ? h('td', { class: 'actions' },
-        button('Weight', `Edit the weight of ${id}`, () => act.editWeight(id), 'weight'),
+        button('Weight', `Edit the weight of ${id}`, () => act('editWeight', id), 'weight'),
         i.mode === 'SERVING' || i.mode === 'WARMING'
-          ? button('Drain', `Drain ${id}`, () => act.drain(id), 'drain')
-          : button('Serve', `Serve ${id} again`, () => act.serve(id), 'serve'),
-        i.mode !== 'MAINTENANCE' ? button('Maintenance', `Put ${id} in maintenance`, () => act.maintenance(id), 'maint')
+          ? button('Drain', `Drain ${id}`, () => act('drain', id), 'drain')
+          : button('Serve', `Serve ${id} again`, () => act('serve', id), 'serve'),
+        i.mode !== 'MAINTENANCE' ? button('Maintenance', `Put ${id} in maintenance`, () => act('maintenance', id), 'maint')
           : null,
-        button('Deregister', `Deregister ${id}`, () => act.deregister(i), 'deregister')) : null);
+        button('Deregister', `Deregister ${id}`, () => act('deregister', i), 'deregister')) : null);
   }
 
   function button(text, label, onclick, focus) {
