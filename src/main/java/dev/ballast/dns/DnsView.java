@@ -55,7 +55,10 @@ final class DnsView {
 
 	private Rendered rendered(InstanceList state) {
 		Rendered held = rendered.get(state.service());
-		if (held != null && held.state.revision() == state.revision()) {
+		// The same applied state, not only the same revision: after a failover that lost
+		// the last commits, the node applies the database's state afresh, possibly at a
+		// revision it had applied before with other instances.
+		if (held != null && held.state == state) {
 			return held;
 		}
 		Rendered records = new Rendered(state);
