@@ -204,8 +204,11 @@ class Streams implements SmartLifecycle {
 	 * revision of a followed service applies: a change read already, or one whose
 	 * predecessor has not arrived (another writer's commit whose hand-over is still on
 	 * its way, or another node's), is left to the log, which brings every change in
-	 * order, and a change of a service not followed has nobody to go to. A transaction
-	 * that rolls back never gets here.
+	 * order, and a change of a service not followed has nobody to go to. So is a change
+	 * committed in another history than the feed's position: after a failover the new
+	 * primary may not hold that position (an asynchronous standby lost it), and only the
+	 * log's reader checks that it does before the change is applied on top of it. A
+	 * transaction that rolls back never gets here.
 	 * <p>
 	 * When the delivering thread is idle and the changes' services have only a
 	 * {@link StreamWriters#FEW few} streams and waiting queries, the committing thread
@@ -218,7 +221,8 @@ class Streams implements SmartLifecycle {
 			Map<ServiceFeed, List<Change>> next = new LinkedHashMap<>();
 			for (Change change : changes) {
 				ServiceFeed feed = feeds.get(change.service());
-				if (feed != null && feed.apply(change)) {
+				if (feed != null && change.position().history() == feed.position().history()
+						&& feed.apply(change)) {
 					next.computeIfAbsent(feed, f -> new ArrayList<>()).add(change);
 				}
 			}
