@@ -200,18 +200,18 @@ start_replicated_postgres() {
 		synchronous_standby_names = '*'
 		wal_receiver_status_interval = 1s
 	CONF
-	"${as[@]}" "$pg_bin/pg_ctl" -D "$dir/primary" -l "$work/postgres-primary.log" -w -t 60 start >/dev/null
+	"${as[@]}" "$pg_bin/pg_ctl" -D "$dir/primary" -l "$dir/primary.log" -w -t 60 start >/dev/null
 	"${as[@]}" "$pg_bin/pg_basebackup" -D "$dir/standby" -h 127.0.0.1 -p "$primary_port" -U postgres -R -X stream \
 		>"$work/basebackup.log" 2>&1
 	echo "port = $standby_port" >>"$dir/standby/postgresql.conf"
-	"${as[@]}" "$pg_bin/pg_ctl" -D "$dir/standby" -l "$work/postgres-standby.log" -w -t 60 start >/dev/null
+	"${as[@]}" "$pg_bin/pg_ctl" -D "$dir/standby" -l "$dir/standby.log" -w -t 60 start >/dev/null
 	postgres_pids="$(head -n1 "$dir/primary/postmaster.pid") $(head -n1 "$dir/standby/postmaster.pid")"
 	local deadline=$(($(now_ms) + 60000))
 	until [[ "$("$pg_bin/psql" -X -At -h 127.0.0.1 -p "$primary_port" -U postgres -d postgres \
 		-c "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'" 2>/dev/null)" == 1 ]]; do
 		if (($(now_ms) > deadline)); then
 			echo "the standby did not become synchronous within 60 s" >&2
-			tail -n 20 "$work/postgres-standby.log" >&2
+			tail -n 20 "$dir/standby.log" >&2
 			exit 1
 		fi
 		sleep 0.2

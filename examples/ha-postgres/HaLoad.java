@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
  * seq=N), each sent with an {@code Idempotency-Key} and sent again with the same key and
  * body after a 503 or a lost answer, until one 2xx (an acknowledged write);</li>
  * <li>heartbeats for every instance of hb-0 .. hb-9 (200 each, lease of --ttl seconds,
- * one beat every --beat seconds);</li>
+ * one beat every --beat seconds, sent again at once to the next node when unanswered);</li>
  * <li>SSE watchers (20 on each of reg-0 .. reg-3 and on hb-0, spread over the nodes),
  * each resuming with {@code Last-Event-ID} when its stream ends, and checking every event:
  * within one history each service revision (from the event's data, ids are opaque) comes
@@ -396,6 +396,9 @@ public class HaLoad {
 		/** When each instance last had a heartbeat answered 200. */
 		final long[] lastBeat;
 
+		/** Each instance's last beats (sent, answered, node, status), for the report of an expiry. */
+		final Map<Integer, java.util.Deque<String>> history = new ConcurrentHashMap<>();
+
 		final LongAdder beats = new LongAdder();
 
 		final LongAdder reRegistered = new LongAdder();
@@ -477,8 +480,11 @@ public class HaLoad {
 		}
 
 		private void beatOnce(Client client, int k) {
-			Answer answer = client.send("POST", path(k) + "/heartbeat", null, null);
-			phase.count("heartbeat " + path(k), answer);
+			Answer answer = beatOn(client, k);
+			if (answer.lost()) {
+				// As a client with several nodes does: the same beat, at once, to the next.
+				answer = beatOn(client, k);
+			}
 			if (answer.status == 200) {
 				lastBeat[k] = answer.answeredAt;
 				beats.increment();
@@ -493,9 +499,24 @@ public class HaLoad {
 				phase.heartbeatsMissing.increment();
 			}
 			if (System.currentTimeMillis() - lastBeat[k] > ttl * 1000L) {
-				phase.fault("i-" + k + " had no heartbeat answered for more than its " + ttl + " s lease");
+				phase.fault("i-" + k + " had no heartbeat answered for more than its " + ttl + " s lease; last beats "
+						+ history.get(k));
 				lastBeat[k] = System.currentTimeMillis();
 			}
+		}
+
+		private Answer beatOn(Client client, int k) {
+			int node = client.node();
+			Answer answer = client.send("POST", path(k) + "/heartbeat", null, null);
+			phase.count("heartbeat " + path(k), answer);
+			java.util.Deque<String> last = history.computeIfAbsent(k,
+					key -> new java.util.concurrent.LinkedBlockingDeque<>());
+			last.addLast("%s→%s node %d: %d".formatted(Instant.ofEpochMilli(answer.sentAt),
+					Instant.ofEpochMilli(answer.answeredAt), node, answer.status));
+			while (last.size() > 8) {
+				last.pollFirst();
+			}
+			return answer;
 		}
 
 	}
@@ -773,6 +794,13 @@ public class HaLoad {
 				.filter(w -> w.snapshotTimes.stream().anyMatch(t -> t >= checked.startedAt))
 				.count();
 
+			if (!lost.isEmpty()) {
+				log("lost (acknowledged, not in the newest read): %s", lost.stream()
+					.limit(10)
+					.map(ack -> "%s/%s answered %d at %s".formatted(ack.service, ack.id, ack.status,
+							Instant.ofEpochMilli(ack.answeredAt)))
+					.collect(Collectors.joining("; ")));
+			}
 			String asyncPart = "";
 			if (!synchronous) {
 				Set<String> lostIds = lost.stream().map(Ack::id).collect(Collectors.toSet());
@@ -787,24 +815,18 @@ public class HaLoad {
 					.count();
 				asyncPart = " watchers_that_saw_lost_writes=%d resnapshotted_after_kill=%d ending_in_final_state=%d"
 					.formatted(affected.size(), told, exact);
-				if (!lost.isEmpty()) {
-					log("lost (acknowledged, not in the new history): %s", lost.stream()
-						.limit(10)
-						.map(ack -> "%s/%s answered %d at %s".formatted(ack.service, ack.id, ack.status,
-								Instant.ofEpochMilli(ack.answeredAt)))
-						.collect(Collectors.joining("; ")));
-				}
 			}
 
 			String result = ("RESULT %s first_write_after_kill=%s acknowledged_writes=%d lost=%d watcher_gaps=%d "
 					+ "duplicates=%d watchers_not_matching_registry=%d false_expiries=%d not_passing=%d "
 					+ "other_5xx=%d 503_with_retry_after=%d lost_answers=%d retried=%d (of which applied before "
 					+ "their retry=%d) stale_events=%d stream_reconnects=%d watchers_resnapshotted=%d "
-					+ "heartbeats_404=%d drain=%s%s 503s_by_request=%s")
+					+ "heartbeats_404=%d drain=%s nodes_disagreeing=%d%s 503s_by_request=%s")
 				.formatted(label, firstWrite, acks.size(), lost.size(), gaps, repeats, mismatched, expiries[0],
 						expiries[1], checked.badServerErrors.sum(), checked.unavailable.sum(),
 						checked.lostAnswers.sum(), retried, appliedBeforeRetry, stale, reconnects, resnapshotted,
-						heartbeats.reRegistered.sumThenReset(), drainState, asyncPart, new TreeMap<>(checked.unavailableBy));
+						heartbeats.reRegistered.sumThenReset(), drainState, disagreements.size(), asyncPart,
+						new TreeMap<>(checked.unavailableBy));
 			System.out.println(result);
 			watchers.forEach(w -> w.anomalies.forEach(a -> log("anomaly: %s", a)));
 			watchers.forEach(w -> w.anomalies.clear());
@@ -819,6 +841,9 @@ public class HaLoad {
 			}
 			if (mismatched > 0) {
 				failures.add(mismatched + " watchers differ from the registry");
+			}
+			if (!disagreements.isEmpty()) {
+				failures.add("nodes disagree: " + String.join("; ", disagreements));
 			}
 			if (expiries[0] + expiries[1] > 0) {
 				failures.add("false expiries " + expiries[0] + ", not passing " + expiries[1]);
@@ -866,25 +891,21 @@ public class HaLoad {
 			return state;
 		}
 
-		record Read(long revision, Map<String, String> instances) {
+		record Read(int node, long revision, Map<String, String> instances) {
 		}
 
-		/** A fresh read of a service (no X-Ballast-Stale), within 60 s. */
+		/** Nodes that disagreed on a service's revision for the whole settling wait. */
+		final List<String> disagreements = new ArrayList<>();
+
+		/** A fresh read of a service (no X-Ballast-Stale) from any node, within 60 s. */
 		private Read read(String service) {
 			long deadline = System.currentTimeMillis() + 60_000;
 			while (true) {
+				int node = reader.node();
 				Answer answer = reader.send("GET", "/v1/services/" + service + "/instances", null, null);
 				checked.count("read " + service, answer);
 				if (answer.ok() && answer.stale == null) {
-					@SuppressWarnings("unchecked")
-					Map<String, Object> json = (Map<String, Object>) Json.parse(answer.body);
-					Map<String, String> instances = new TreeMap<>();
-					for (Object instance : (List<?>) json.get("instances")) {
-						@SuppressWarnings("unchecked")
-						Map<String, Object> fields = (Map<String, Object>) instance;
-						instances.put((String) fields.get("id"), project(fields));
-					}
-					return new Read(((Number) json.get("revision")).longValue(), instances);
+					return parse(node, answer.body);
 				}
 				if (System.currentTimeMillis() > deadline) {
 					throw new IllegalStateException("no fresh read of " + service + " within 60 s: " + answer);
@@ -893,9 +914,43 @@ public class HaLoad {
 			}
 		}
 
+		private static Read parse(int node, String body) {
+			@SuppressWarnings("unchecked")
+			Map<String, Object> json = (Map<String, Object>) Json.parse(body);
+			Map<String, String> instances = new TreeMap<>();
+			for (Object instance : (List<?>) json.get("instances")) {
+				@SuppressWarnings("unchecked")
+				Map<String, Object> fields = (Map<String, Object>) instance;
+				instances.put((String) fields.get("id"), project(fields));
+			}
+			return new Read(node, ((Number) json.get("revision")).longValue(), instances);
+		}
+
+		/** A fresh read of a service from every node that answers one (5 s each). */
+		private List<Read> readAll(String service) {
+			List<Read> reads = new ArrayList<>();
+			for (int node = 0; node < nodes.size(); node++) {
+				try (Http1 http = new Http1(nodes.get(node), 5_000, 64 * 1024).keepHeaders()) {
+					Http1.Response response = http.exchange("GET", "/v1/services/" + service + "/instances",
+							authorization, null);
+					checked.count("read " + service,
+							new Answer(response.status(), response.body(), http.header("Retry-After"), null, 0, 0));
+					if (response.status() == 200 && http.header("X-Ballast-Stale") == null) {
+						reads.add(parse(node, response.body()));
+					}
+				}
+				catch (IOException | RuntimeException ex) {
+					// A node that does not answer now is judged by its watchers.
+				}
+			}
+			return reads;
+		}
+
 		/**
-		 * Reads each watched service and waits (up to 30 s) until its watchers are at that
-		 * revision, then compares their states with it; the watchers that differ.
+		 * For each watched service, waits (up to 30 s) until every node reads the same
+		 * revision and every watcher of it is there, then compares the watchers' states
+		 * with the newest read; the watchers that differ. Nodes that still disagree are
+		 * reported.
 		 */
 		private int settle(Map<String, Map<String, String>> registry, Map<String, Long> revisions) {
 			Map<String, List<Watcher>> byService = new LinkedHashMap<>();
@@ -904,51 +959,50 @@ public class HaLoad {
 			for (Map.Entry<String, List<Watcher>> entry : byService.entrySet()) {
 				String service = entry.getKey();
 				long deadline = System.currentTimeMillis() + 30_000;
-				Read read = read(service);
-				while (System.currentTimeMillis() < deadline
-						&& entry.getValue().stream().anyMatch(w -> w.revision() != read.revision)) {
-					if (entry.getValue().stream().anyMatch(w -> w.revision() > read.revision)) {
-						// The service moved on (an expiry, a drain step): read it again.
-						return settleAgain(registry, revisions);
-					}
-					sleep(200);
-				}
-				registry.put(service, read.instances);
-				revisions.put(service, read.revision);
-				for (Watcher watcher : entry.getValue()) {
-					if (watcher.revision() != read.revision || !watcher.state().equals(read.instances)) {
-						mismatched++;
-						Map<String, String> state = watcher.state();
-						String first = read.instances.keySet()
+				List<Read> reads = readAll(service);
+				while (System.currentTimeMillis() < deadline && !(reads.size() == nodes.size()
+						&& reads.stream().mapToLong(Read::revision).distinct().count() == 1 && entry.getValue()
 							.stream()
-							.filter(id -> !read.instances.get(id).equals(state.get(id)))
+							.allMatch(w -> w.revision() == reads.getFirst().revision))) {
+					sleep(300);
+					reads.clear();
+					reads.addAll(readAll(service));
+				}
+				Read newest = reads.stream()
+					.max(java.util.Comparator.comparingLong(Read::revision))
+					.orElseGet(() -> read(service));
+				if (reads.stream().mapToLong(Read::revision).distinct().count() > 1) {
+					String each = reads.stream()
+						.map(read -> "node %d at %d".formatted(read.node, read.revision))
+						.collect(Collectors.joining(", "));
+					disagreements.add(service + ": " + each);
+					log("nodes still disagree on %s after 30 s: %s", service, each);
+				}
+				registry.put(service, newest.instances);
+				revisions.put(service, newest.revision);
+				for (Watcher watcher : entry.getValue()) {
+					Map<String, String> state = watcher.state();
+					if (watcher.revision() != newest.revision || !state.equals(newest.instances)) {
+						mismatched++;
+						String first = newest.instances.keySet()
+							.stream()
+							.filter(id -> !newest.instances.get(id).equals(state.get(id)))
 							.findFirst()
-							.map(id -> id + ": registry " + read.instances.get(id) + ", watcher " + state.get(id))
+							.map(id -> id + ": registry " + newest.instances.get(id) + ", watcher " + state.get(id))
 							.orElse(state.keySet()
 								.stream()
-								.filter(id -> !read.instances.containsKey(id))
+								.filter(id -> !newest.instances.containsKey(id))
 								.findFirst()
 								.map(id -> id + " only at the watcher")
 								.orElse(""));
-						log("watcher %d (%s, node %d) at revision %d, registry at %d, %d vs %d instances; %s",
-								watcher.number, service, watcher.node, watcher.revision(), read.revision, state.size(),
-								read.instances.size(), first);
+						log("watcher %d (%s, node %d) at revision %d, registry (node %d) at %d, %d vs %d instances; %s",
+								watcher.number, service, watcher.node, watcher.revision(), newest.node, newest.revision,
+								state.size(), newest.instances.size(), first);
 					}
 				}
 			}
 			return mismatched;
 		}
-
-		private int settleAgain(Map<String, Map<String, String>> registry, Map<String, Long> revisions) {
-			if (++settleAttempts > 5) {
-				throw new IllegalStateException("the watched services kept changing through 5 reads");
-			}
-			registry.clear();
-			revisions.clear();
-			return settle(registry, revisions);
-		}
-
-		private int settleAttempts;
 
 		/**
 		 * Expiries of heartbeating instances audited since the phase began, and instances
@@ -974,7 +1028,10 @@ public class HaLoad {
 						Map<String, Object> fields = (Map<String, Object>) event;
 						if ("instance.expire".equals(fields.get("action"))) {
 							expired++;
-							log("expired although it kept beating: %s", fields);
+							String id = (String) fields.get("instance");
+							log("expired although it kept beating: %s at %s; its last beats: %s", id, fields.get("at"),
+									heartbeats.history.get(Integer.parseInt(id.substring(2))));
+							log("  audited: %s", fields);
 						}
 					}
 					next = (String) page.get("next");
