@@ -10,9 +10,9 @@
 # jdbc:postgresql://127.0.0.1:P1,127.0.0.1:P2/postgres (each node forces
 # targetServerType=primary itself). examples/ha-postgres/HaLoad.java keeps the load up
 # and checks it: registrations at 20/s with Idempotency-Keys (sent again with the same
-# key after a 503 or a lost answer), heartbeats for 2,000 instances (15 s leases, a beat every 5 s), 100
-# SSE watchers spread over the three nodes (resuming with Last-Event-ID), a drain under
-# way. Then:
+# key after a 503 or a lost answer), heartbeats for 2,000 instances (15 s leases, a beat
+# every 5 s), 100 SSE watchers spread over the three nodes (resuming with
+# Last-Event-ID), a drain under way. Then:
 #
 #   1. kill -9 of the primary's PostgreSQL (postmaster and backends) and its Patroni;
 #      one line: time to the first successful write, acknowledged writes lost, watcher
@@ -25,13 +25,15 @@
 #      may fail;
 #   4. asynchronous mode (synchronous_mode off), replication cut on the primary before the
 #      kill so that a tail of acknowledged writes is really lost: what was lost and how
-#      the watchers were told. This one reports and does not fail (see the end).
+#      the watchers were told. This one reports and does not fail: telling the watchers
+#      (a snapshot for a resume from another history) is being built
+#      (docs/high-availability.md); make it fail once that is on main.
 #
 # Phases 1 to 3 must show 0 lost, 0 gaps and duplicates, 0 differing watchers, 0 false
 # expiries, 0 bad 5xx and the drain DRAINED, or the script fails. Every process it starts
 # (etcd, Patroni, PostgreSQL, the nodes, the load) is stopped on exit; missing Debian
-# packages are installed with apt-get. Environment: BALLAST_JAR, E2E_HEALTH_TIMEOUT (s to
-# wait for a node, default 180).
+# packages are installed with apt-get. About 7 minutes on a busy 2-core machine.
+# Environment: BALLAST_JAR, E2E_HEALTH_TIMEOUT (s to wait for a node, default 180).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
