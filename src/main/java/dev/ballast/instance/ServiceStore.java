@@ -130,13 +130,17 @@ class ServiceStore {
 			.list();
 	}
 
+	/**
+	 * The statement that hands out a locked service's next revision (its one parameter
+	 * the service's name), answering it: every revision spent by a statement is spent by
+	 * this one, alone or as part of a statement that stores the change under it.
+	 */
+	static final String NEXT_REVISION = "UPDATE service SET revision = revision + 1, updated_at = now() WHERE name = ? "
+			+ "RETURNING revision";
+
 	/** Hands out the next revision of a locked service. */
 	long nextRevision(ServiceName name) {
-		return jdbc
-			.sql("UPDATE service SET revision = revision + 1, updated_at = now() WHERE name = ? RETURNING revision")
-			.param(name.value())
-			.query(Long.class)
-			.single();
+		return jdbc.sql(NEXT_REVISION).param(name.value()).query(Long.class).single();
 	}
 
 	/**

@@ -184,7 +184,7 @@ class WatchController {
 		return new ArrayList<>(names);
 	}
 
-	private void open(List<String> services, boolean multiplexed, String subscriber, Map<String, Long> resumeFrom,
+	private void open(List<String> services, boolean multiplexed, String subscriber, Map<String, Position> resumeFrom,
 			String zone, HttpServletRequest request, HttpServletResponse response)
 			throws IOException, ServletException {
 		if (HttpMethod.HEAD.matches(request.getMethod())) {
