@@ -44,6 +44,9 @@ final class Http1 implements Closeable {
 
 	private boolean mustClose;
 
+	/** The last answer's headers (lower-case names), when asked for with {@link #keepHeaders}. */
+	private java.util.Map<String, String> answerHeaders;
+
 	Http1(URI base, int timeoutMillis, int bufferSize) {
 		this.host = base.getHost();
 		this.port = base.getPort();
@@ -57,6 +60,20 @@ final class Http1 implements Closeable {
 	}
 
 	record Response(int status, String body) {
+	}
+
+	/**
+	 * Keeps each answer's headers for {@link #header} (a checker wants Retry-After; a
+	 * benchmark does not pay for a map per answer).
+	 */
+	Http1 keepHeaders() {
+		answerHeaders = new java.util.HashMap<>();
+		return this;
+	}
+
+	/** A header of the last answer, or null; only after {@link #keepHeaders}. */
+	String header(String name) {
+		return answerHeaders == null ? null : answerHeaders.get(name.toLowerCase(java.util.Locale.ROOT));
 	}
 
 	/** Sends one request and reads the whole answer. */
@@ -137,6 +154,9 @@ final class Http1 implements Closeable {
 		chunked = false;
 		remaining = 0;
 		mustClose = status.startsWith("HTTP/1.0");
+		if (answerHeaders != null) {
+			answerHeaders.clear();
+		}
 		for (String line = headerLine(); !line.isEmpty(); line = headerLine()) {
 			int colon = line.indexOf(':');
 			if (colon < 0) {
@@ -144,6 +164,9 @@ final class Http1 implements Closeable {
 			}
 			String name = line.substring(0, colon).trim();
 			String value = line.substring(colon + 1).trim();
+			if (answerHeaders != null) {
+				answerHeaders.put(name.toLowerCase(java.util.Locale.ROOT), value);
+			}
 			if (name.equalsIgnoreCase("Content-Length")) {
 				remaining = Long.parseLong(value);
 			}

@@ -13,10 +13,18 @@
 #
 #   ./mvnw -DskipTests package && bench/compare.sh           # full run, ~20 min
 #   bench/compare.sh --quick                                  # small sizes, ~4 min
+#   bench/compare.sh --replicated                             # replicated writes, ~4 min
 #
-# Options: --quick, --rounds N (2), --skip LIST (comma-separated: registrations,heartbeats,
-# watch,visibility), --watch-sizes LIST (comma-separated watcher counts for write → event,
-# e.g. 1 for the single-watcher latency alone; default 1,1000,10000, --quick 1,100,1000).
+# --replicated measures registrations alone, each store replicated on loopback: Ballast on
+# a PostgreSQL 15 primary with a synchronous streaming standby (Debian's postgresql-15;
+# a commit returns once the standby has flushed it) against a three-member etcd cluster
+# (a put returns once a majority has it on disk), the same generator and clients, one
+# etcd member as the URL as Ballast's one node.
+#
+# Options: --quick, --replicated, --rounds N (2), --skip LIST (comma-separated:
+# registrations,heartbeats, watch,visibility), --watch-sizes LIST (comma-separated watcher
+# counts for write → event, e.g. 1 for the single-watcher latency alone; default
+# 1,1000,10000, --quick 1,100,1000).
 # Knobs (environment): BALLAST_JAR, BENCH_HEAP (2g, both JVM servers),
 # BENCH_KEEP=dir (copy the logs, results and a top sample every 10 s there),
 # BENCH_HEALTH_TIMEOUT (600 s), BENCH_JFR=file.jfr (record a JFR profile of Ballast).
@@ -28,20 +36,23 @@ cd "$(dirname "$0")/.."
 source bench/node.sh
 
 quick=0
+replicated=0
 rounds=2
 skip=""
 sizes_wanted=""
 while (($#)); do
 	case "$1" in
 	--quick) quick=1 ;;
+	--replicated) replicated=1 ;;
 	--rounds) rounds="$2"; shift ;;
 	--skip) skip="$2"; shift ;;
 	--watch-sizes) sizes_wanted="$2"; shift ;;
-	-h | --help) sed -n '2,23p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,31p' "$0"; exit 0 ;;
 	*) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
 	esac
 	shift
 done
+((replicated)) && skip="heartbeats,watch,visibility"
 wanted() { [[ ",$skip," != *",$1,"* ]]; }
 
 if ((quick)); then
@@ -75,6 +86,7 @@ if [[ "$(ulimit -n)" != unlimited ]] && (($(ulimit -n) < need)); then
 fi
 
 command -v etcd >/dev/null || need_packages etcd-server
+((replicated == 0)) || need_packages postgresql-15
 need_commands java javac jcmd curl etcd
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/ballast-compare.XXXXXX")"
@@ -87,6 +99,8 @@ results="$work/results"
 : >"$results"
 
 top_pid=""
+# --replicated: the PostgreSQL primary and standby, and the etcd members (space-separated).
+postgres_pids=""
 stop_peers() {
 	for pid in $eureka_pid $etcd_pid $top_pid; do
 		kill -TERM "$pid" 2>/dev/null || true
@@ -99,9 +113,20 @@ stop_peers() {
 	etcd_pid=""
 	top_pid=""
 }
+# After Ballast: it holds connections to the primary.
+stop_replicated_postgres() {
+	# SIGINT: PostgreSQL's fast shutdown.
+	for pid in $postgres_pids; do kill -INT "$pid" 2>/dev/null || true; done
+	for pid in $postgres_pids; do
+		for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$pid" 2>/dev/null || true
+	done
+	postgres_pids=""
+}
 finish() {
 	stop_peers
 	stop_server
+	stop_replicated_postgres
 	# A node stopped while it starts can leave its PostgreSQL behind.
 	stop_postgres "$data"
 	if [[ -n "${BENCH_KEEP:-}" && -d "${work:-}" ]]; then
@@ -116,7 +141,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 eureka_jar=bench/eureka-server/target/eureka-server.jar
-if [[ ! -f "$eureka_jar" ]] || [[ -n "$(find bench/eureka-server/pom.xml bench/eureka-server/src -newer "$eureka_jar" -print -quit)" ]]; then
+if ((replicated == 0)) && { [[ ! -f "$eureka_jar" ]] || [[ -n "$(find bench/eureka-server/pom.xml bench/eureka-server/src -newer "$eureka_jar" -print -quit)" ]]; }; then
 	echo "building the Eureka server (bench/eureka-server)"
 	./mvnw -q -B -f bench/eureka-server/pom.xml -DskipTests package >"$work/eureka-build.log" 2>&1 || {
 		tail -n 40 "$work/eureka-build.log" >&2
@@ -131,13 +156,15 @@ javac -d "$work/classes" bench/Compare.java bench/CompareWatch.java bench/Select
 # PostgreSQL's port and the generator's own connections are taken from: a port picked there
 # could be taken by one of them before its server binds it.
 ports=()
-while ((${#ports[@]} < 4)); do
+while ((${#ports[@]} < 10)); do
 	port=$((20000 + RANDOM % 12000))
 	if [[ " ${ports[*]} " != *" $port "* ]] && ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
 		ports+=("$port")
 	fi
 done
 ballast_port=${ports[0]} eureka_port=${ports[1]} etcd_port=${ports[2]} etcd_peer_port=${ports[3]}
+primary_port=${ports[4]} standby_port=${ports[5]}
+etcd_ports=("$etcd_port" "${ports[6]}" "${ports[7]}") etcd_peer_ports=("$etcd_peer_port" "${ports[8]}" "${ports[9]}")
 ballast="http://127.0.0.1:$ballast_port"
 eureka="http://127.0.0.1:$eureka_port"
 etcd_url="http://127.0.0.1:$etcd_port"
@@ -147,33 +174,108 @@ jfr=()
 if [[ -n "${BENCH_JFR:-}" ]]; then
 	jfr=("-XX:StartFlightRecording=filename=$BENCH_JFR,settings=profile")
 fi
+pg_bin=/usr/lib/postgresql/15/bin
+# --replicated: a PostgreSQL 15 primary and its synchronous streaming standby from Debian's
+# binaries, durable as Ballast's embedded one (fsync and synchronous_commit on); a commit
+# returns once the standby has flushed it. As root they run as Debian's postgres user
+# (PostgreSQL refuses root).
+start_replicated_postgres() {
+	local as=() dir="$work/postgres"
+	mkdir -p "$dir"
+	if (($(id -u) == 0)); then
+		as=(setpriv --reuid postgres --regid postgres --init-groups)
+		chmod 711 "$work"
+		chown postgres:postgres "$dir"
+	fi
+	"${as[@]}" "$pg_bin/initdb" -D "$dir/primary" -U postgres --auth=trust -E UTF8 >"$work/initdb.log" 2>&1
+	cat >>"$dir/primary/postgresql.conf" <<-CONF
+		listen_addresses = '127.0.0.1'
+		port = $primary_port
+		unix_socket_directories = '$dir'
+		max_connections = 100
+		fsync = on
+		synchronous_commit = on
+		wal_level = replica
+		max_wal_senders = 5
+		synchronous_standby_names = '*'
+		wal_receiver_status_interval = 1s
+	CONF
+	"${as[@]}" "$pg_bin/pg_ctl" -D "$dir/primary" -l "$dir/primary.log" -w -t 60 start >/dev/null
+	"${as[@]}" "$pg_bin/pg_basebackup" -D "$dir/standby" -h 127.0.0.1 -p "$primary_port" -U postgres -R -X stream \
+		>"$work/basebackup.log" 2>&1
+	echo "port = $standby_port" >>"$dir/standby/postgresql.conf"
+	"${as[@]}" "$pg_bin/pg_ctl" -D "$dir/standby" -l "$dir/standby.log" -w -t 60 start >/dev/null
+	postgres_pids="$(head -n1 "$dir/primary/postmaster.pid") $(head -n1 "$dir/standby/postmaster.pid")"
+	local deadline=$(($(now_ms) + 60000))
+	until [[ "$("$pg_bin/psql" -X -At -h 127.0.0.1 -p "$primary_port" -U postgres -d postgres \
+		-c "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'" 2>/dev/null)" == 1 ]]; do
+		if (($(now_ms) > deadline)); then
+			echo "the standby did not become synchronous within 60 s" >&2
+			tail -n 20 "$dir/standby.log" >&2
+			exit 1
+		fi
+		sleep 0.2
+	done
+	echo "PostgreSQL primary on $primary_port, synchronous standby on $standby_port"
+}
+
+datasource=()
+if ((replicated)); then
+	start_replicated_postgres
+	datasource=(--spring.datasource.url="jdbc:postgresql://127.0.0.1:$primary_port/postgres" --spring.datasource.username=postgres)
+fi
 java "-Xmx$heap" "${jfr[@]}" -jar "$jar" --server.port="$ballast_port" --server.address=127.0.0.1 --ballast.data-dir="$data" \
-	"${node_options[@]}" >"$work/ballast.log" 2>&1 &
+	"${datasource[@]}" "${node_options[@]}" >"$work/ballast.log" 2>&1 &
 server_pid=$!
-java "-Xmx$heap" -jar "$eureka_jar" --server.port="$eureka_port" --server.address=127.0.0.1 >"$work/eureka.log" 2>&1 &
-eureka_pid=$!
-# Durable like the others: every put waits for its WAL fsync (etcd's default).
-etcd --name bench --data-dir "$work/etcd" --listen-client-urls "$etcd_url" --advertise-client-urls "$etcd_url" \
-	--listen-peer-urls "http://127.0.0.1:$etcd_peer_port" --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer_port" \
-	--initial-cluster "bench=http://127.0.0.1:$etcd_peer_port" --log-level warn >"$work/etcd.log" 2>&1 &
-etcd_pid=$!
+if ((replicated)); then
+	# Three members, durable like the others: every put waits for a majority's WAL fsync.
+	cluster_members=""
+	for m in 0 1 2; do cluster_members+="${cluster_members:+,}m$m=http://127.0.0.1:${etcd_peer_ports[m]}"; done
+	for m in 0 1 2; do
+		etcd --name "m$m" --data-dir "$work/etcd-$m" --listen-client-urls "http://127.0.0.1:${etcd_ports[m]}" \
+			--advertise-client-urls "http://127.0.0.1:${etcd_ports[m]}" --listen-peer-urls "http://127.0.0.1:${etcd_peer_ports[m]}" \
+			--initial-advertise-peer-urls "http://127.0.0.1:${etcd_peer_ports[m]}" --initial-cluster "$cluster_members" \
+			--initial-cluster-state new --log-level warn >"$work/etcd-$m.log" 2>&1 &
+		etcd_pid+="${etcd_pid:+ }$!"
+	done
+else
+	java "-Xmx$heap" -jar "$eureka_jar" --server.port="$eureka_port" --server.address=127.0.0.1 >"$work/eureka.log" 2>&1 &
+	eureka_pid=$!
+	# Durable like the others: every put waits for its WAL fsync (etcd's default).
+	etcd --name bench --data-dir "$work/etcd" --listen-client-urls "$etcd_url" --advertise-client-urls "$etcd_url" \
+		--listen-peer-urls "http://127.0.0.1:$etcd_peer_port" --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer_port" \
+		--initial-cluster "bench=http://127.0.0.1:$etcd_peer_port" --log-level warn >"$work/etcd.log" 2>&1 &
+	etcd_pid=$!
+fi
 
 wait_up() { # name pid url pattern
 	await_up "$1" "$2" "$3" "$4" "${BENCH_HEALTH_TIMEOUT:-600}" "$work/$1.log" || exit 1
 	echo "$1 up in $(($(now_ms) - began)) ms (pid $2, $3)"
 }
 wait_up ballast "$server_pid" "$ballast/actuator/health" '"UP"'
-wait_up eureka "$eureka_pid" "$eureka/eureka/apps" 'applications'
-wait_up etcd "$etcd_pid" "$etcd_url/health" '"health":"true"'
-pg_pid="$(head -n1 "$data/postgres/postmaster.pid")"
+if ((replicated)); then
+	for m in 0 1 2; do
+		wait_up "etcd-$m" "$(cut -d' ' -f$((m + 1)) <<<"$etcd_pid")" "http://127.0.0.1:${etcd_ports[m]}/health" '"health":"true"'
+	done
+	pg_pid="${postgres_pids// /,}"
+else
+	wait_up eureka "$eureka_pid" "$eureka/eureka/apps" 'applications'
+	wait_up etcd "$etcd_pid" "$etcd_url/health" '"health":"true"'
+	pg_pid="$(head -n1 "$data/postgres/postmaster.pid")"
+fi
 # Where the CPU goes, for the notes: the busiest processes every 10 s.
 if command -v top >/dev/null; then
 	top -b -d 10 -w 200 >"$work/top.log" 2>&1 &
 	top_pid=$!
 fi
 
-echo "jar: $jar; eureka: $eureka_jar (Spring Cloud 2025.1.4, self-preservation off, read-only response cache on, 30 s);"
-echo "etcd: $(etcd --version | head -n1) (HTTP/JSON gateway, fsync on); java: $(java -version 2>&1 | head -n1)"
+if ((replicated)); then
+	echo "jar: $jar on PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') primary + synchronous standby (127.0.0.1:$primary_port, :$standby_port);"
+	echo "etcd: $(etcd --version | head -n1), three members (HTTP/JSON gateway of m0, fsync on); java: $(java -version 2>&1 | head -n1)"
+else
+	echo "jar: $jar; eureka: $eureka_jar (Spring Cloud 2025.1.4, self-preservation off, read-only response cache on, 30 s);"
+	echo "etcd: $(etcd --version | head -n1) (HTTP/JSON gateway, fsync on); java: $(java -version 2>&1 | head -n1)"
+fi
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
 
 # Runs the generator in the background, so that a signal to this script is handled at once
@@ -200,14 +302,20 @@ run() { generate "$@" || { echo "FAILED: $*" >&2; failed=1; }; }
 section() { echo; echo "==== $* [$(date -u +%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)]"; }
 url_of() { case "$1" in ballast) echo "$ballast" ;; eureka) echo "$eureka" ;; etcd) echo "$etcd_url" ;; esac; }
 pid_of() { case "$1" in ballast) echo "$server_pid" ;; etcd) echo "$etcd_pid" ;; esac; }
-pids_of() { case "$1" in ballast) echo "$server_pid,$pg_pid" ;; eureka) echo "$eureka_pid" ;; etcd) echo "$etcd_pid" ;; esac; }
+pids_of() { case "$1" in ballast) echo "$server_pid,$pg_pid" ;; eureka) echo "$eureka_pid" ;; etcd) echo "${etcd_pid// /,}" ;; esac; }
 
 if wanted registrations; then
-	section "durable registrations, 8 clients (${reg_first_warmup} s warm-up in round 1, ${reg_warmup} s after, ${reg_seconds} s measured, $rounds rounds)"
+	registries=(ballast etcd eureka)
+	replicas=""
+	if ((replicated)); then
+		registries=(ballast etcd)
+		replicas=", replicated: PostgreSQL primary + synchronous standby against three etcd members"
+	fi
+	section "durable registrations, 8 clients$replicas (${reg_first_warmup} s warm-up in round 1, ${reg_warmup} s after, ${reg_seconds} s measured, $rounds rounds)"
 	for round in $(seq "$rounds"); do
 		warmup=$reg_warmup
 		((round > 1)) || warmup=$reg_first_warmup
-		for target in ballast etcd eureka; do
+		for target in "${registries[@]}"; do
 			run registrations --target "$target" --url "$(url_of "$target")" --pids "$(pids_of "$target")" \
 				--warmup "$warmup" --seconds "$reg_seconds"
 		done
