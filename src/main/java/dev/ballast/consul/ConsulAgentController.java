@@ -66,7 +66,7 @@ class ConsulAgentController {
 		ConsulRegistration registration = ConsulRegistration.read(parse(body), request.getRemoteAddr(), targets);
 		scope.require(registration.service().value());
 		directory.register(registration.service(), registration.id(), registration.address(), registration.port(),
-				registration.weight(), registration.metadata(), registration.tags(), registration.leaseTtlSeconds(),
+				registration.weight(), registration.metadata(), registration.tags(), registration.leaseTtl(),
 				registration.critical() ? reports::failing : ReportedHealth.PASSING, registration.checks());
 		return ResponseEntity.ok().build();
 	}

@@ -103,13 +103,13 @@ record ServiceRecords(long revision, List<Entry> listed, Map<String, Entry> byLa
 			Optional<InetAddress> address = literal(instance.address());
 			if (address.isPresent()) {
 				String label = label(instance.id());
-				Entry entry = new Entry(child(service, label), instance.port(), weight, address.get());
+				Entry entry = new Entry(child(service, label), instance.port().value(), weight, address.get());
 				listed.add(entry);
 				byLabel.put(label, entry);
 			}
 			else {
 				hostName(instance.address())
-					.ifPresent(host -> listed.add(new Entry(host, instance.port(), weight, null)));
+					.ifPresent(host -> listed.add(new Entry(host, instance.port().value(), weight, null)));
 			}
 		}
 		return new ServiceRecords(list.revision(), List.copyOf(listed), Map.copyOf(byLabel),

@@ -219,8 +219,8 @@ class InstanceStore {
 	/** Appends a group's stored instance to the transaction's {@link CommitBatch}. */
 	void appendUpsert(Instance instance) {
 		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
-		batch.append(UPSERTS, instance.service().value(), instance.id().value(), instance.address(), instance.port(),
-				instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
+		batch.append(UPSERTS, instance.service().value(), instance.id().value(), instance.address(),
+				instance.port().value(), instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
 				instance.nominalWeight().value(), instance.mode().name(), detail.map(ModeDetail::reason).orElse(null),
 				detail.map(ModeDetail::until).map(Instant::toString).orElse(null),
 				detail.map(ModeDetail::unconfirmedSubscribers)
@@ -228,7 +228,7 @@ class InstanceStore {
 					.map(CommitBatch::arrayLiteral)
 					.orElse(null),
 				instance.health().name(), instance.ejected(), json.writeValueAsString(instance.metadata().entries()),
-				CommitBatch.arrayLiteral(instance.tags().values()), instance.leaseTtlSeconds(),
+				CommitBatch.arrayLiteral(instance.tags().values()), instance.leaseTtl().seconds(),
 				instance.lastRenewedAt().toString(), instance.revision());
 	}
 
@@ -288,8 +288,8 @@ class InstanceStore {
 				        (SELECT revision FROM next))
 				""" + REPLACE + " RETURNING revision")
 			.params(instance.service().value(), instance.service().value(), instance.id().value(), instance.address(),
-					instance.port(), instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
-					instance.nominalWeight().value(), instance.mode().name(),
+					instance.port().value(), instance.zone(), instance.weight().value(),
+					instance.effectiveWeight().value(), instance.nominalWeight().value(), instance.mode().name(),
 					detail.map(ModeDetail::reason).orElse(null),
 					detail.map(ModeDetail::until).map(Timestamp::from).orElse(null),
 					detail.map(ModeDetail::unconfirmedSubscribers)
@@ -298,7 +298,7 @@ class InstanceStore {
 						.orElse(null),
 					instance.health().name(), instance.ejected(),
 					json.writeValueAsString(instance.metadata().entries()),
-					instance.tags().values().toArray(String[]::new), instance.leaseTtlSeconds(),
+					instance.tags().values().toArray(String[]::new), instance.leaseTtl().seconds(),
 					Timestamp.from(instance.lastRenewedAt()), Timestamp.from(instance.lastRenewedAt()))
 			.query(Long.class)
 			.single();
@@ -329,12 +329,14 @@ class InstanceStore {
 
 	private Instance instance(ResultSet rs, int row) throws SQLException {
 		return new Instance(ServiceName.of(rs.getString("service")), InstanceId.of(rs.getString("id")),
-				rs.getString("address"), rs.getInt("port"), rs.getString("zone"), Weight.of(rs.getInt("weight")),
-				Weight.of(rs.getInt("effective_weight")), Weight.of(rs.getInt("nominal_weight")),
-				Mode.valueOf(rs.getString("mode")), detail(rs), Health.valueOf(rs.getString("health")),
-				rs.getBoolean("ejected"), new Metadata(json.readValue(rs.getString("metadata"), STRING_MAP)),
-				new Tags(List.of((String[]) rs.getArray("tags").getArray())), rs.getInt("lease_ttl_seconds"),
-				rs.getTimestamp("last_renewed_at").toInstant(), rs.getLong("revision"));
+				rs.getString("address"), Port.of(rs.getInt("port")), rs.getString("zone"),
+				Weight.of(rs.getInt("weight")), Weight.of(rs.getInt("effective_weight")),
+				Weight.of(rs.getInt("nominal_weight")), Mode.valueOf(rs.getString("mode")), detail(rs),
+				Health.valueOf(rs.getString("health")), rs.getBoolean("ejected"),
+				new Metadata(json.readValue(rs.getString("metadata"), STRING_MAP)),
+				new Tags(List.of((String[]) rs.getArray("tags").getArray())),
+				LeaseTtl.ofSeconds(rs.getInt("lease_ttl_seconds")), rs.getTimestamp("last_renewed_at").toInstant(),
+				rs.getLong("revision"));
 	}
 
 	private static ModeDetail detail(ResultSet rs) throws SQLException {

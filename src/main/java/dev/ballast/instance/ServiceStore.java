@@ -154,7 +154,7 @@ class ServiceStore {
 				       locality_mode = ?, locality_max_cross_zone_percent = ?, revision = ?,
 				       updated_at = now()
 				 WHERE name = ?""")
-			.params(settings.weightPolicy().name(), settings.defaultWeight().value(), settings.leaseTtlSeconds(),
+			.params(settings.weightPolicy().name(), settings.defaultWeight().value(), settings.leaseTtl().seconds(),
 					settings.maxUnroutablePercent(),
 					settings.maxUnroutable().percent() ? null : settings.maxUnroutable().value(),
 					settings.maxEjectionPercent(),
@@ -268,9 +268,10 @@ class ServiceStore {
 	static ServiceSettings settings(ResultSet rs, String prefix) throws SQLException {
 		return new ServiceSettings(ServiceName.of(rs.getString(prefix + "name")),
 				WeightPolicy.valueOf(rs.getString(prefix + "weight_policy")),
-				Weight.of(rs.getInt(prefix + "default_weight")), rs.getInt(prefix + "lease_ttl_seconds"),
-				maxUnroutable(rs, prefix), rs.getInt(prefix + "max_unroutable_percent"),
-				rs.getInt(prefix + "max_ejection_percent"), locality(rs, prefix), rs.getLong(prefix + "revision"));
+				Weight.of(rs.getInt(prefix + "default_weight")),
+				LeaseTtl.ofSeconds(rs.getInt(prefix + "lease_ttl_seconds")), maxUnroutable(rs, prefix),
+				rs.getInt(prefix + "max_unroutable_percent"), rs.getInt(prefix + "max_ejection_percent"),
+				locality(rs, prefix), rs.getLong(prefix + "revision"));
 	}
 
 	/** The policy when {@code locality_mode} is set (the table keeps both or neither). */

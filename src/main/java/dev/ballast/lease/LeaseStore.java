@@ -11,6 +11,7 @@ import java.util.Optional;
 
 import dev.ballast.database.AdvisoryLock;
 import dev.ballast.instance.Health;
+import dev.ballast.instance.LeaseTtl;
 import dev.ballast.instance.Mode;
 import dev.ballast.weight.Weight;
 
@@ -42,8 +43,8 @@ class LeaseStore {
 		return jdbc.sql("""
 				SELECT mode, effective_weight, lease_ttl_seconds, health FROM instance WHERE service = ? AND id = ?""")
 			.params(key.service(), key.id())
-			.query((rs, row) -> new LeaseStatus(Mode.valueOf(rs.getString(1)), Weight.of(rs.getInt(2)), rs.getInt(3),
-					Health.valueOf(rs.getString(4))))
+			.query((rs, row) -> new LeaseStatus(Mode.valueOf(rs.getString(1)), Weight.of(rs.getInt(2)),
+					LeaseTtl.ofSeconds(rs.getInt(3)), Health.valueOf(rs.getString(4))))
 			.optional();
 	}
 
@@ -87,8 +88,8 @@ class LeaseStore {
 			statement.setArray(3, timeArray);
 			return statement;
 		}, (rs, row) -> Map.entry(new InstanceKey(rs.getString(1), rs.getString(2)),
-				new LeaseStatus(Mode.valueOf(rs.getString(3)), Weight.of(rs.getInt(4)), rs.getInt(5),
-						Health.valueOf(rs.getString(6)))));
+				new LeaseStatus(Mode.valueOf(rs.getString(3)), Weight.of(rs.getInt(4)),
+						LeaseTtl.ofSeconds(rs.getInt(5)), Health.valueOf(rs.getString(6)))));
 		return Map.ofEntries(rows.toArray(Map.Entry[]::new));
 	}
 

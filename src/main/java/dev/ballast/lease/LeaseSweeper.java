@@ -114,7 +114,7 @@ class LeaseSweeper {
 			boolean eject = decision.eject().contains(instance.id().value());
 			boolean hold = decision.held().contains(instance.id().value());
 			if (instance.ejected()
-					&& !lease(instance).expiredAt(judgedAt.minus(settings.removeAfter(instance.leaseTtlSeconds())))) {
+					&& !lease(instance).expiredAt(judgedAt.minus(settings.removeAfter(instance.leaseTtl())))) {
 				continue;
 			}
 			if (instance.ejected()) {
@@ -166,7 +166,7 @@ class LeaseSweeper {
 	}
 
 	private static Lease lease(Instance instance) {
-		return new Lease(instance.lastRenewedAt(), Duration.ofSeconds(instance.leaseTtlSeconds()));
+		return new Lease(instance.lastRenewedAt(), instance.leaseTtl().duration());
 	}
 
 	/**

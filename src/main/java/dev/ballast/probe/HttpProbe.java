@@ -61,7 +61,7 @@ final class HttpProbe implements Probe {
 		String what = "HTTP " + check.method() + " " + check.target();
 		long deadline = System.nanoTime() + check.timeout().toNanos();
 		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(check.host(), check.port()), left(deadline));
+			socket.connect(new InetSocketAddress(check.host(), check.port().value()), left(deadline));
 			Socket exchange = URI.create(check.target()).getScheme().equalsIgnoreCase("https") ? tls(socket, check)
 					: socket;
 			exchange.setSoTimeout(left(deadline));
@@ -92,7 +92,7 @@ final class HttpProbe implements Probe {
 
 	private SSLSocket tls(Socket socket, CheckDefinition check) throws IOException {
 		SSLSocket tls = (SSLSocket) (check.tlsSkipVerify() ? trusting : verifying).createSocket(socket, check.host(),
-				check.port(), true);
+				check.port().value(), true);
 		if (!check.tlsSkipVerify()) {
 			SSLParameters parameters = tls.getSSLParameters();
 			parameters.setEndpointIdentificationAlgorithm("HTTPS");
