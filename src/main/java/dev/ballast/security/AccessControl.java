@@ -62,24 +62,12 @@ class AccessControl {
 					requests -> requests.dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR)
 						.permitAll()
 						.anyRequest()
-						.access((authentication, context) -> decide(authentication.get(), context.getRequest())))
+						.access((authentication, context) -> new AuthorizationDecision(
+								AccessRules.permits(authentication.get(), context.getRequest()))))
 			.exceptionHandling(failures -> failures
 				.authenticationEntryPoint((request, response, ex) -> BearerTokens.missing(request, response))
 				.accessDeniedHandler((request, response, ex) -> forbidden(request, response)))
 			.build();
-	}
-
-	private static AuthorizationDecision decide(Authentication authentication, HttpServletRequest request) {
-		Optional<AccessRules.Match> match = AccessRules.match(request);
-		if (match.isEmpty()) {
-			return new AuthorizationDecision(false);
-		}
-		AccessRules.Match needed = match.get();
-		if (needed.need() == Need.NOTHING) {
-			return new AuthorizationDecision(true);
-		}
-		return new AuthorizationDecision(
-				authentication instanceof Caller caller && needed.need().metBy(caller.token(), needed.service()));
 	}
 
 	private static void forbidden(HttpServletRequest request, HttpServletResponse response) throws IOException {

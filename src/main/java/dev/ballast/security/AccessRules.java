@@ -8,6 +8,7 @@ import java.util.Set;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.server.PathContainer;
+import org.springframework.security.core.Authentication;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
@@ -95,6 +96,24 @@ final class AccessRules {
 			}
 		}
 		return Optional.empty();
+	}
+
+	/**
+	 * Whether {@code authentication} may make the request: a rule covers it, and what the
+	 * rule needs is nothing or is met by the caller's token for the service in the path.
+	 * The one decision, for the filter chain and for the short ways that answer before
+	 * it.
+	 */
+	static boolean permits(Authentication authentication, HttpServletRequest request) {
+		Optional<Match> match = match(request);
+		if (match.isEmpty()) {
+			return false;
+		}
+		if (match.get().need() == Need.NOTHING) {
+			return true;
+		}
+		return authentication instanceof Caller caller
+				&& match.get().need().metBy(caller.token(), match.get().service());
 	}
 
 	/** Every method some rule serves at the request's path; empty when none does. */
