@@ -76,6 +76,18 @@ public class InstanceDirectory {
 	}
 
 	/**
+	 * Keeps a state this node applied, which a read answered with
+	 * ({@link BlockingReads#applied}), as the service's last known state: so that the
+	 * service is still answered from memory during an outage once the node no longer
+	 * follows it, as a read from the database would have been.
+	 * @return {@code state}
+	 */
+	public InstanceList remember(InstanceList state) {
+		queries.remember(state);
+		return state;
+	}
+
+	/**
 	 * Every registered service, sorted by name, with its revision, then every removed
 	 * name that is not registered again, with no instances and its last revision: so the
 	 * sum of the revisions ({@link Catalog#revision()}) rises with every change anywhere,

@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import dev.ballast.database.AdvisoryLock;
 import dev.ballast.database.CommitBatch;
@@ -252,20 +251,6 @@ class InstanceStore {
 	List<Instance> list(ServiceName service) {
 		return jdbc.sql("SELECT " + COLUMNS + " FROM instance WHERE service = ? ORDER BY id")
 			.param(service.value())
-			.query(this::instance)
-			.list();
-	}
-
-	/**
-	 * The instances of the named services, or of every service when {@code only} is
-	 * empty, sorted by service and id.
-	 */
-	List<Instance> list(Set<ServiceName> only) {
-		if (only.isEmpty()) {
-			return jdbc.sql("SELECT " + COLUMNS + " FROM instance ORDER BY service, id").query(this::instance).list();
-		}
-		return jdbc.sql("SELECT " + COLUMNS + " FROM instance WHERE service IN (:names) ORDER BY service, id")
-			.param("names", only.stream().map(ServiceName::value).toList())
 			.query(this::instance)
 			.list();
 	}

@@ -7,7 +7,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import dev.ballast.database.CommitBatch;
 import dev.ballast.weight.LocalityPolicy;
@@ -205,27 +204,6 @@ class ServiceStore {
 			tags.put(rs.getString("service"), List.of((String[]) rs.getArray("tags").getArray()));
 		});
 		return tags;
-	}
-
-	/**
-	 * The revision of each named service that is registered, or of every service when
-	 * {@code only} is empty, sorted by name.
-	 */
-	List<ServiceRevision> revisions(Set<ServiceName> only) {
-		String columns = "name, revision, locality_mode, locality_max_cross_zone_percent";
-		JdbcClient.StatementSpec query = only.isEmpty() ? jdbc.sql("SELECT " + columns + " FROM service ORDER BY name")
-				: jdbc.sql("SELECT " + columns + " FROM service WHERE name IN (:names) ORDER BY name")
-					.param("names", only.stream().map(ServiceName::value).toList());
-		return query
-			.query((rs, row) -> new ServiceRevision(rs.getString("name"), rs.getLong("revision"), locality(rs, "")))
-			.list();
-	}
-
-	/**
-	 * A service's revision, with the locality policy its lists are read under (kept with
-	 * them for reads during an outage).
-	 */
-	record ServiceRevision(String name, long revision, LocalityPolicy locality) {
 	}
 
 	ServiceCounts counts(ServiceName name) {
