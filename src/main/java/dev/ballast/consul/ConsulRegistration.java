@@ -28,6 +28,8 @@ import dev.ballast.weight.WeightReading.Normalized;
 import dev.ballast.weight.WeightReading.Refused;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.http.HttpStatus;
+
 /**
  * A body of {@code PUT /v1/agent/service/register}, typed at the border. Field names are
  * matched as Consul matches them (any case, underscores ignored: {@code Name},
@@ -67,7 +69,7 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 
 	static ConsulRegistration read(JsonNode body, String callerAddress, CheckTargets targets) {
 		if (body == null || !body.isObject()) {
-			throw new ConsulRefusal(org.springframework.http.HttpStatus.BAD_REQUEST,
+			throw new ConsulRefusal(HttpStatus.BAD_REQUEST,
 					"Request decode failed: the body must be a JSON object (a service definition)");
 		}
 		ServiceName service = name(text(body, "Name"));

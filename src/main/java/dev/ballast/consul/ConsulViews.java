@@ -79,7 +79,7 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 	private static List<InstanceView> routable(InstanceList state, ConsulQuery query) {
 		return state.instances()
 			.stream()
-			.filter(instance -> instance.routable() && instance.effectiveWeight().value() >= 1)
+			.filter(InstanceView::routable)
 			.filter(instance -> Tags.carryAll(instance.tags(), query.tags()))
 			.toList();
 	}

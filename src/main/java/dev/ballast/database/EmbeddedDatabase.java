@@ -116,8 +116,7 @@ class EmbeddedDatabase {
 						+ "start it without -Dspring.aot.enabled=true to use an external database");
 			}
 			// The record bound here, as its bean binds it later (too late for this
-			// start),
-			// so that its default is the one.
+			// start), so that its default is the one.
 			dataDir = Binder.get(environment).bindOrCreate("ballast", DataDirectory.class).path();
 		}
 

@@ -12,12 +12,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.ballast.instance.Health;
 import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.Mode;
 import org.xbill.DNS.Name;
+import org.xbill.DNS.NameTooLongException;
 import org.xbill.DNS.TextParseException;
 
 /**
@@ -95,7 +97,7 @@ record ServiceRecords(long revision, List<Entry> listed, Map<String, Entry> byLa
 		List<Entry> listed = new ArrayList<>();
 		Map<String, Entry> byLabel = new LinkedHashMap<>();
 		for (InstanceView instance : list.instances()) {
-			boolean routable = instance.routable() && instance.effectiveWeight().value() > 0;
+			boolean routable = instance.routable();
 			if (!routable && !drainingAtZero(instance)) {
 				continue;
 			}
@@ -112,8 +114,7 @@ record ServiceRecords(long revision, List<Entry> listed, Map<String, Entry> byLa
 					.ifPresent(host -> listed.add(new Entry(host, instance.port().value(), weight, null)));
 			}
 		}
-		return new ServiceRecords(list.revision(), List.copyOf(listed), Map.copyOf(byLabel),
-				new java.util.concurrent.ConcurrentHashMap<>());
+		return new ServiceRecords(list.revision(), List.copyOf(listed), Map.copyOf(byLabel), new ConcurrentHashMap<>());
 	}
 
 	private static boolean drainingAtZero(InstanceView instance) {
@@ -165,7 +166,7 @@ record ServiceRecords(long revision, List<Entry> listed, Map<String, Entry> byLa
 			}
 			return name;
 		}
-		catch (TextParseException | org.xbill.DNS.NameTooLongException ex) {
+		catch (TextParseException | NameTooLongException ex) {
 			throw new IllegalArgumentException("not a DNS name under " + parent + ": " + String.join(".", labels), ex);
 		}
 	}

@@ -1,5 +1,6 @@
 package dev.ballast.instance;
 
+import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -8,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import dev.ballast.database.AdvisoryLock;
 import dev.ballast.database.CommitBatch;
@@ -327,7 +329,7 @@ class InstanceStore {
 	private static ModeDetail detail(ResultSet rs) throws SQLException {
 		String reason = rs.getString("mode_reason");
 		Timestamp until = rs.getTimestamp("mode_until");
-		java.sql.Array unconfirmed = rs.getArray("unconfirmed_subscribers");
+		Array unconfirmed = rs.getArray("unconfirmed_subscribers");
 		if (reason == null && until == null && unconfirmed == null) {
 			return null;
 		}
@@ -340,9 +342,7 @@ class InstanceStore {
 	 * backslash; quoting keeps a subscriber named NULL a name).
 	 */
 	private static String textArray(List<String> names) {
-		return names.stream()
-			.map(name -> "\"" + name + "\"")
-			.collect(java.util.stream.Collectors.joining(",", "{", "}"));
+		return names.stream().map(name -> "\"" + name + "\"").collect(Collectors.joining(",", "{", "}"));
 	}
 
 }

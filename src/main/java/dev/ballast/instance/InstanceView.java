@@ -39,6 +39,17 @@ public record InstanceView(@Schema(example = "payments") String service, @Schema
 		@Schema(description = "Service revision of the last change to this instance", minimum = "1",
 				example = "42") long revision) {
 
+	/**
+	 * @throws IllegalArgumentException when {@code routable} is not
+	 * {@code effectiveWeight > 0}, so that a reader may rely on either
+	 */
+	public InstanceView {
+		if (routable != effectiveWeight.value() > 0) {
+			throw new IllegalArgumentException("an instance is routable exactly when its effective weight is above 0; "
+					+ "got routable %s at effective weight %d".formatted(routable, effectiveWeight.value()));
+		}
+	}
+
 	public static InstanceView of(Instance instance) {
 		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
 		return new InstanceView(instance.service().value(), instance.id().value(), instance.address(), instance.port(),

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import dev.ballast.database.CommitBatch;
 import dev.ballast.weight.LocalityPolicy;
@@ -196,7 +197,7 @@ class ServiceStore {
 	 * {@link #summaries()}: it reads every tag, which only the Consul catalog asks for.
 	 */
 	Map<String, List<String>> tags() {
-		Map<String, List<String>> tags = new java.util.TreeMap<>();
+		Map<String, List<String>> tags = new TreeMap<>();
 		jdbc.sql("""
 				SELECT service, array_agg(tag ORDER BY tag) AS tags
 				  FROM (SELECT DISTINCT i.service, tag COLLATE "C" AS tag FROM instance i, unnest(i.tags) AS tag) AS d

@@ -13,6 +13,7 @@ import dev.ballast.database.AdvisoryLock;
 import dev.ballast.instance.Health;
 import dev.ballast.instance.LeaseTtl;
 import dev.ballast.instance.Mode;
+import dev.ballast.instance.WritePath;
 import dev.ballast.weight.Weight;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -22,7 +23,7 @@ import org.springframework.stereotype.Repository;
 /**
  * Lease columns of the {@code instance} table. Renewals change nothing clients watch, so
  * they are written here directly without a revision; every other state change goes
- * through {@link dev.ballast.instance.InstanceWrites}.
+ * through the instance module's write path ({@link WritePath}).
  */
 @Repository
 class LeaseStore {

@@ -25,6 +25,7 @@ import dev.ballast.instance.LockedService;
 import dev.ballast.instance.WritePath;
 import dev.ballast.instance.ServiceName;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -145,8 +146,7 @@ class LeaseSweeper {
 		int count = decision.held().size();
 		int before = held
 			.computeIfAbsent(service.value(),
-					name -> meters.gauge("ballast.lease.held",
-							List.of(io.micrometer.core.instrument.Tag.of("service", name)), new AtomicInteger()))
+					name -> meters.gauge("ballast.lease.held", List.of(Tag.of("service", name)), new AtomicInteger()))
 			.getAndSet(count);
 		// Once per change, not once per sweep: the held set is stable while the cap
 		// holds.

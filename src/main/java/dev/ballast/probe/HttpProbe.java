@@ -73,8 +73,7 @@ final class HttpProbe implements Probe {
 			int code = answer.status();
 			String body = check.method().equals("HEAD") || code == 204 || code == 304 ? "" : answer.body();
 			// Closed with a reset, as HAProxy closes its checks: nothing more is to be
-			// said
-			// on this connection, and a closed probe leaves no TIME_WAIT behind (a
+			// said on this connection, and a closed probe leaves no TIME_WAIT behind (a
 			// thousand probes a second would hold 60,000 of them).
 			socket.setSoLinger(true, 0);
 			CheckStatus status = code >= 200 && code < 300 ? CheckStatus.PASSING

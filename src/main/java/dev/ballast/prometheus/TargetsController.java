@@ -21,6 +21,7 @@ import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.web.BadParameterException;
 import dev.ballast.web.InvalidRequestException;
+import dev.ballast.web.Problem;
 import jakarta.servlet.http.HttpServletRequest;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -95,12 +96,12 @@ class TargetsController {
 					array = @ArraySchema(schema = @Schema(implementation = TargetGroup.class))))
 	@ApiResponse(responseCode = "400", description = "A service name does not match the service pattern",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	@ApiResponse(responseCode = "503",
 			description = "The database is unavailable and this node does not know every service asked for; "
 					+ "Prometheus keeps its last targets. Retry after Retry-After.",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	@Parameter(name = "service", in = ParameterIn.QUERY,
 			description = "Only this service's targets; repeat for several (default: every service)",
 			array = @ArraySchema(schema = @Schema(type = "string")))

@@ -2,6 +2,7 @@ package dev.ballast.security;
 
 import java.io.IOException;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -89,7 +90,7 @@ class AccessControl {
 	 * nothing is served there.
 	 */
 	private static void unserved(HttpServletRequest request, HttpServletResponse response) throws IOException {
-		java.util.Set<String> allowed = AccessRules.methodsAt(request);
+		Set<String> allowed = AccessRules.methodsAt(request);
 		if (allowed.isEmpty()) {
 			new Problem("https://ballast.dev/problems/not-found", "Nothing is served here", 404,
 					"the registry serves nothing at %s; its endpoints are listed in /v3/api-docs"

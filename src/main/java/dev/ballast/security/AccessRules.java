@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -29,8 +30,7 @@ final class AccessRules {
 			rule(READ, "/swagger-ui.html", Need.NOTHING), rule(READ, "/swagger-ui/**", Need.NOTHING),
 			rule(READ, "/v3/api-docs", Need.NOTHING), rule(READ, "/v3/api-docs/**", Need.NOTHING),
 			// The console's static page and assets (no registry data; its API calls carry
-			// the
-			// operator's token), and the root, which redirects to it.
+			// the operator's token), and the root, which redirects to it.
 			rule(READ, "/", Need.NOTHING), rule(READ, "/console", Need.NOTHING),
 			rule(READ, "/console/**", Need.NOTHING), rule(READ, "/actuator/prometheus", Need.READER),
 
@@ -119,7 +119,7 @@ final class AccessRules {
 	/** Every method some rule serves at the request's path; empty when none does. */
 	static Set<String> methodsAt(HttpServletRequest request) {
 		PathContainer path = PathContainer.parsePath(request.getRequestURI());
-		Set<String> methods = new java.util.TreeSet<>();
+		Set<String> methods = new TreeSet<>();
 		for (Rule rule : RULES) {
 			if (rule.pattern().matches(path)) {
 				methods.addAll(rule.methods());

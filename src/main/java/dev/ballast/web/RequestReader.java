@@ -3,22 +3,29 @@ package dev.ballast.web;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 import dev.ballast.weight.ReceivedValue;
+import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
+import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.stereotype.Component;
 
@@ -247,7 +254,7 @@ public class RequestReader {
 	}
 
 	private static Optional<String> constraintMessage(Annotation annotation) {
-		if (!annotation.annotationType().isAnnotationPresent(jakarta.validation.Constraint.class)) {
+		if (!annotation.annotationType().isAnnotationPresent(Constraint.class)) {
 			return Optional.empty();
 		}
 		try {
@@ -266,7 +273,7 @@ public class RequestReader {
 				return "must be " + integerType.expectation();
 			}
 		}
-		if (nested && java.util.Map.class.isAssignableFrom(type)) {
+		if (nested && Map.class.isAssignableFrom(type)) {
 			return "values must be strings";
 		}
 		if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
@@ -278,23 +285,22 @@ public class RequestReader {
 		if (type == Boolean.class || type == boolean.class) {
 			return "must be true or false";
 		}
-		if (type == java.time.Instant.class || type == java.time.OffsetDateTime.class
-				|| type == java.time.ZonedDateTime.class) {
+		if (type == Instant.class || type == OffsetDateTime.class || type == ZonedDateTime.class) {
 			return "must be " + Timestamps.EXPECTED;
 		}
-		if (type == java.time.Duration.class) {
+		if (type == Duration.class) {
 			return "must be an ISO 8601 duration such as PT30S";
 		}
 		if (Number.class.isAssignableFrom(type) || type == double.class || type == float.class) {
 			return "must be a number";
 		}
-		if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+		if (Collection.class.isAssignableFrom(type) || type.isArray()) {
 			return "must be a JSON array";
 		}
 		if (type.isEnum()) {
-			return "must be one of " + java.util.Arrays.toString(type.getEnumConstants());
+			return "must be one of " + Arrays.toString(type.getEnumConstants());
 		}
-		if (java.util.Map.class.isAssignableFrom(type)) {
+		if (Map.class.isAssignableFrom(type)) {
 			return "must be a JSON object";
 		}
 		return type.isRecord() ? "must be a JSON object" : "is not valid";
