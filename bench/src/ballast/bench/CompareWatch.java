@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

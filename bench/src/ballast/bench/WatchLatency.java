@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -26,7 +28,7 @@ import java.util.regex.Pattern;
  * (watcher, change) pair, how long after the write the watcher had the event.
  *
  * <p>
- * Run with {@code java bench/WatchLatency.java --help}. Only the JDK is used. With
+ * Run with {@code java bench/src/ballast/bench/WatchLatency.java --help}. Only the JDK is used. With
  * {@code --server-pid} (a JVM on this machine) it also measures the server's heap per
  * open stream after a full GC, and its CPU and RSS during the measured window.
  *
