@@ -133,6 +133,20 @@ public class WatchLatency {
 				System.exit(1);
 			}
 		}
+		// The writer lowers weights at will, which the guard would refuse once its budget
+		// is used: the budget is opened (the guard still runs on every write), since this
+		// benchmark measures delivery, not the guard.
+		URI service = URI.create(options.writeUrl() + "/v1/services/" + options.service());
+		HttpResponse<String> opened = http.send(HttpRequest.newBuilder(service)
+			.timeout(Duration.ofSeconds(10))
+			.header("Content-Type", "application/json")
+			.header("Authorization", options.authorization())
+			.method("PATCH", HttpRequest.BodyPublishers.ofString("{\"maxUnroutable\":\"100%\"}"))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		if (opened.statusCode() != 200) {
+			System.err.println("error: PATCH " + service + " answered " + opened.statusCode() + ": " + opened.body());
+			System.exit(1);
+		}
 	}
 
 	private static void openAll(WatchOptions options, WatchClient client) throws IOException, InterruptedException {
