@@ -17,8 +17,10 @@ BALLAST_TOKEN="$(random_token)"
 BALLAST_BOOTSTRAP_ADMIN_TOKEN="$BALLAST_TOKEN"
 export BALLAST_TOKEN BALLAST_BOOTSTRAP_ADMIN_TOKEN
 # Options every benchmarked node starts with. The benchmarks measure the server, not the
-# per-token write limit (2,000 writes/s by default), so the limit is lifted out of reach.
-node_options=(--ballast.rate-limit.writes-per-second=1000000)
+# per-token write limit (2,000 writes/s by default), so the limit is lifted out of reach;
+# nor the per-token stream cap (1,000 streams a node): one token opens all of a run's
+# watchers, 10,000 of them in the watch benchmarks.
+node_options=(--ballast.rate-limit.writes-per-second=1000000 --ballast.watch.max-streams-per-token=100000)
 # curl with the token, from a header file that only curl sees.
 bench_curl() { curl -H @<(printf 'Authorization: Bearer %s\n' "$BALLAST_TOKEN") "$@"; }
 

@@ -1,10 +1,11 @@
 // Drives the Ballast console in Debian's Chromium through playwright-core. e2e.sh starts
-// Ballast, registers the "shop" service and hands over, in the environment:
-//   BALLAST_URL, OPERATOR_TOKEN, READER_TOKEN, CURL_HEADER (a curl header file with the
-//   admin token: the "other client"), SHOTS (screenshot folder), PROFILE (a fresh
-//   --user-data-dir)
-// Each step saves SHOTS/NN-step.png. It prints one PASS line with the figures, or fails
-// with the step that broke.
+// Ballast, registers the services (shop, solo, pay, cart, zoned) and hands over, in the
+// environment:
+//   BALLAST_URL, OPERATOR_TOKEN, READER_TOKEN, ADMIN_TOKEN, CURL_HEADER (a curl header
+//   file with the bootstrap admin token: the "other client"), SHOTS (screenshot folder),
+//   PROFILE (a fresh --user-data-dir)
+// Each step saves SHOTS/NN-step.png. It prints the screenshots and one PASS line with the
+// figures, or fails with the step that broke.
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 
@@ -12,6 +13,7 @@ const base = process.env.BALLAST_URL;
 const shots = process.env.SHOTS;
 const service = 'shop';
 const started = Date.now();
+const saved = [];
 
 // Every wait below has its own timeout; this bounds the whole run.
 setTimeout(() => {
@@ -44,9 +46,19 @@ page.on('response', (response) => {
     refused.push(`${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`);
   }
 });
-// The token must never travel in a URL.
+// The tokens must never travel in a URL.
 const urls = [];
 page.on('request', (request) => urls.push(request.url()));
+// Every file of the console the run loads, once each: what all its pages weigh.
+const code = new Map();
+page.on('response', async (response) => {
+  const url = new URL(response.url());
+  if (url.pathname.startsWith('/console/') && !code.has(url.pathname)) {
+    code.set(url.pathname, 0);
+    const sizes = await response.request().sizes().catch(() => null);
+    code.set(url.pathname, sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0);
+  }
+});
 
 function check(condition, what) {
   if (!condition) {
@@ -54,14 +66,23 @@ function check(condition, what) {
   }
 }
 
-async function shot(number, name) {
-  await page.screenshot({ path: `${shots}/${number}-${name}.png` });
+async function shot(number, name, options = {}) {
+  const path = `${shots}/${number}-${name}.png`;
+  await page.screenshot({ path, ...options });
+  saved.push(path);
 }
 
-/** Another client's write, with curl: the console must show it without a reload. */
-function curl(method, path, body) {
-  return execFileSync('curl', ['-fsS', '-m', '10', '-X', method, '-H', `@${process.env.CURL_HEADER}`,
-    '-H', 'Content-Type: application/json', '--data', body, `${base}${path}`], { encoding: 'utf8' });
+/** Another client's call, with curl (the bootstrap admin token unless a token is given). */
+function curl(method, path, body, token) {
+  const auth = token ? ['-H', `Authorization: Bearer ${token}`] : ['-H', `@${process.env.CURL_HEADER}`];
+  return execFileSync('curl', ['-fsS', '-m', '10', '-X', method, ...auth, '-H', 'Content-Type: application/json',
+    ...(body === undefined ? [] : ['--data', body]), `${base}${path}`], { encoding: 'utf8' });
+}
+
+/** The status curl gets for a GET with {@code token} (given on stdin, so that ps shows it nowhere). */
+function statusWith(token, path) {
+  return execFileSync('curl', ['-sS', '-m', '10', '-o', '/dev/null', '-w', '%{http_code}', '-H', '@-', `${base}${path}`],
+    { encoding: 'utf8', input: `Authorization: Bearer ${token}\n` });
 }
 
 /** Text that only a rendering bug shows. */
@@ -70,8 +91,25 @@ async function noStrayText() {
   check(!/\b(null|undefined|NaN)\b/.test(text), `the page shows null, undefined or NaN: ${text.slice(0, 400)}`);
 }
 
+async function signInAs(secret, role) {
+  if (await page.getByRole('button', { name: 'Sign out' }).isVisible()) {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+  }
+  await page.getByLabel('Access token').fill(secret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('#who-role', { hasText: role }).waitFor();
+}
+
+async function open(hash) {
+  await page.evaluate((target) => {
+    location.hash = target;
+  }, hash);
+}
+
 const row = (id) => page.locator(`tr[data-instance="${id}"]`);
 const figure = (id, column) => row(id).locator(`td.${column} .figure`);
+const dialog = page.locator('#dialog');
+const inDialog = () => page.evaluate(() => document.getElementById('dialog').contains(document.activeElement));
 
 try {
   step = '01 sign-in page, and its weight on first load';
@@ -86,21 +124,25 @@ try {
   };
   page.on('response', counting);
   await page.goto(`${base}/`, { waitUntil: 'networkidle' });
-  page.off('response', counting);
   check(new URL(page.url()).pathname === '/console/', `/ should redirect to /console/, got ${page.url()}`);
   await page.getByLabel('Access token').waitFor();
   check(!(await page.getByRole('button', { name: 'Sign out' }).isVisible()), 'no Sign out before signing in');
+  const signInBytes = firstLoadBytes;
   await shot('01', 'sign-in');
 
-  step = '02 sign in as operator: services at a glance';
-  await page.getByLabel('Access token').fill(process.env.OPERATOR_TOKEN);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('#who-role', { hasText: 'operator' }).waitFor();
+  step = '02 sign in as operator: services at a glance, with health';
+  await signInAs(process.env.OPERATOR_TOKEN, 'operator');
   const overviewRow = page.locator(`tr[data-service="${service}"]`);
   await overviewRow.waitFor();
-  check((await overviewRow.locator('td').first().textContent()).trim() === '4 / 4', 'overview: 4 of 4 routable');
+  await page.waitForLoadState('networkidle');
+  const overviewBytes = firstLoadBytes;
+  const overviewRequests = firstLoadRequests;
+  check(overviewBytes < 100 * 1024, `the first load to the overview weighs ${overviewBytes} bytes`);
+  check((await overviewRow.locator('td.num').first().innerText()).trim() === '4 / 4', 'overview: 4 of 4 routable');
+  check(await overviewRow.getAttribute('data-health') === 'ok', 'overview: shop is healthy');
   check(await overviewRow.getByRole('meter', { name: `${service} guard budget in use` }).getAttribute('aria-valuenow') === '0',
     'overview: no budget in use');
+  check((await overviewRow.locator('td.tags').innerText()).includes('canary'), 'overview: shop shows its tags');
   await shot('02', 'services');
 
   step = '03 the service page: every instance and its weights';
@@ -111,11 +153,21 @@ try {
     check(await figure(id, 'effective').textContent() === '100', `${id} shows effective weight 100`);
   }
   await page.locator('#live', { hasText: 'live' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  page.off('response', counting);
+  const serviceBytes = firstLoadBytes;
+  check(serviceBytes < 100 * 1024, `the first load to a service page weighs ${serviceBytes} bytes`);
   const revisionBefore = Number(await page.locator('#revision').textContent());
   check(revisionBefore >= 4, `a revision is shown (${revisionBefore})`);
   const lease = await row('a').locator('td.lease').textContent();
   await page.waitForFunction((before) => document.querySelector('tr[data-instance="a"] td.lease').textContent !== before,
     lease, { timeout: 5000 });
+  check((await row('d').locator('td.tags').innerText()).includes('canary'), 'd shows its tags');
+  await page.getByLabel('Tag', { exact: true }).selectOption('canary');
+  await page.waitForFunction(() => document.querySelectorAll('tr[data-instance]').length === 1);
+  check(await row('d').count() === 1, 'the tag filter keeps d alone');
+  await page.getByLabel('Tag', { exact: true }).selectOption('');
+  await row('a').waitFor();
   await noStrayText();
   await shot('03', 'service');
 
@@ -139,8 +191,7 @@ try {
   await page.waitForFunction(() => document.querySelector('tr[data-instance="a"] td.weight .figure')?.textContent === '150');
   // The dialog closes on the PATCH's answer, which may reach the page after the watch
   // stream's event for the same change.
-  check(await page.locator('#dialog').waitFor({ state: 'hidden', timeout: 5000 }).then(() => true, () => false),
-    'the dialog closed');
+  check(await dialog.waitFor({ state: 'hidden', timeout: 5000 }).then(() => true, () => false), 'the dialog closed');
   await shot('05', 'weight-edited');
 
   step = '06 a drain the guard refuses is explained, force only after confirming';
@@ -191,44 +242,242 @@ try {
   const card = page.locator('#release-current');
   await card.locator('[role=meter][aria-valuenow="10"]').waitFor();
   await card.getByRole('button', { name: 'Advance' }).click();
-  await page.locator('#dialog').getByRole('button', { name: 'Advance' }).click();
+  await dialog.getByRole('button', { name: 'Advance' }).click();
   await card.locator('[role=meter][aria-valuenow="50"]').waitFor();
   // At 50% the to group (d) gets half of the 250 the two groups share: the rows follow
   // the release through the watch stream.
   await page.waitForFunction(() => document.querySelector('tr[data-instance="d"] td.weight .figure')?.textContent === '125');
   await shot('08', 'release');
   await card.getByRole('button', { name: 'Abort' }).click();
-  await page.locator('#dialog').getByRole('button', { name: 'Abort' }).click();
+  await dialog.getByRole('button', { name: 'Abort' }).click();
   await page.getByText('No release under way.').waitFor();
   await page.waitForFunction(() => document.querySelector('tr[data-instance="d"] td.weight .figure')?.textContent === '100');
 
-  step = '09 a reader token sees no write controls';
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByLabel('Access token').fill(process.env.READER_TOKEN);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('#who-role', { hasText: 'reader' }).waitFor();
-  await row('d').waitFor();
-  const writeControls = await page.locator('.write').count();
+  step = '09 the history of the release, step by step, from the audit log';
+  await page.getByRole('button', { name: 'History of release #1' }).click();
+  const history = page.locator('#release-history');
+  await history.waitFor();
+  const steps = await history.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.action));
+  check(JSON.stringify(steps) === JSON.stringify(['release.start', 'release.advance', 'release.abort']),
+    `the history lists start, advance, abort: ${steps}`);
+  check((await history.innerText()).includes('10% → 50%'), 'the history shows the step from 10% to 50%');
+  await shot('09', 'release-history');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+
+  step = '10 health on the overview: a lease run out is held routable by the cap, not green';
+  await page.getByRole('link', { name: 'Services' }).first().click();
+  const solo = page.locator('tr[data-service="solo"]');
+  const pay = page.locator('tr[data-service="pay"]');
+  // The 5 s leases expire, and the next sweeps judge them (every 5 s, 2 s behind).
+  await page.locator('tr[data-service="solo"][data-health="critical"]').waitFor({ timeout: 30000 });
+  await pay.locator('.state-expired').waitFor({ timeout: 30000 });
+  await pay.locator('.state-held').first().waitFor({ timeout: 30000 });
+  const soloHealth = await solo.locator('td.health-cell').innerText();
+  check(soloHealth.includes('1 critical, held routable by the ejection cap'), `solo's health: ${soloHealth}`);
+  check((await solo.locator('td.num').first().innerText()).includes('1 only by the cap'), 'solo is not a plain 1 / 1');
+  check(await solo.getByRole('meter', { name: 'solo effective weight' }).locator('.track.held').count() === 1,
+    'solo\'s weight bar is not drawn green');
+  const payHealth = await pay.locator('td.health-cell').innerText();
+  check(payHealth.includes('1 critical, held routable') && payHealth.includes('1 expired'), `pay's health: ${payHealth}`);
+  check(await page.locator(`tr[data-service="${service}"]`).getAttribute('data-health') === 'degraded',
+    'shop, with c drained, is degraded');
+  await shot('10', 'health-overview');
+
+  step = '11 a service page says where the ejection cap holds a CRITICAL instance routable';
+  await pay.getByRole('link', { name: 'pay' }).click();
+  await row('h1').waitFor();
+  check(await row('h1').getAttribute('data-state') === 'held', 'h1 is held by the cap');
+  const held = await row('h1').locator('.health').innerText();
+  check(held.includes('CRITICAL') && held.includes('the ejection cap keeps it routable'), `h1's health: ${held}`);
+  check(await figure('h1', 'effective').textContent() === '100', 'h1 keeps its effective weight');
+  check(await row('e1').getAttribute('data-state') === 'expired', 'e1 expired and ejected');
+  await page.locator('#ejection', { hasText: '1 critical held routable by the cap' }).waitFor();
+  const expireRow = page.locator('table.audit tr[data-action="instance.expire"]', { hasText: 'h1' });
+  await expireRow.waitFor();
+  const expireChange = await expireRow.locator('td.change').innerText();
+  check(expireChange.includes('health PASSING → CRITICAL') && expireChange.includes('held routable by the ejection cap'),
+    `the instance.expire row says what changed: ${expireChange}`);
+  await noStrayText();
+  await shot('11', 'held-by-cap', { fullPage: true });
+
+  step = '12 a drain that waits for a subscriber says for whom and until when';
+  await open('#/services/cart');
+  await row('c1').waitFor();
+  await row('c1').getByRole('button', { name: 'Drain c1' }).click();
+  await page.getByLabel('Ramp duration (seconds)').fill('0');
+  const drainAnswer = page.waitForResponse((r) => r.url().endsWith('/v1/services/cart/instances/c1/drain'));
+  await page.getByRole('button', { name: 'Drain', exact: true }).click();
+  const answered = await (await drainAnswer).json();
+  check(JSON.stringify(answered.unconfirmedSubscribers) === '["lb-edge"]' && answered.modeUntil,
+    `the drain's answer says what it waits for: ${JSON.stringify(answered)}`);
+  await page.locator('#status', { hasText: 'waits for lb-edge to confirm weight 0' }).waitFor();
+  const wait = row('c1').locator('.wait');
+  await wait.waitFor();
+  const waitText = await wait.innerText();
+  check(waitText.includes('lb-edge') && waitText.includes('at the latest'), `c1's wait: ${waitText}`);
+  check(await row('c1').getAttribute('data-mode') === 'DRAINING', 'c1 stays DRAINING while it waits');
+  await shot('12', 'drain-waits');
+
+  step = '13 deregister an instance, confirmed in a dialog that says what capacity leaves';
+  await row('c3').getByRole('button', { name: 'Deregister c3' }).click();
+  const intro = await page.locator('#deregister-intro').innerText();
+  for (const expected of ['weight 100, 33.3% of the nominal weight 300', 'not guarded', 'from 33.3%', 'about 66.7%']) {
+    check(intro.includes(expected), `the deregistration dialog says ${expected}: ${intro}`);
+  }
+  await shot('13', 'deregister');
+  await dialog.getByRole('button', { name: 'Deregister' }).click();
+  await row('c3').waitFor({ state: 'detached' });
+  check(await dialog.isHidden(), 'the dialog closed');
+
+  step = '14 settings: a refused value shown at its field, then saved; the dialog by keyboard';
+  const settingsButton = page.locator('#settings-button');
+  await settingsButton.focus();
+  await page.keyboard.press('Enter');
+  await dialog.waitFor();
+  check(await inDialog(), 'the focus moved into the dialog');
+  for (let i = 0; i < 14; i++) {
+    await page.keyboard.press('Tab');
+    check(await inDialog(), `Tab ${i + 1} kept the focus in the dialog`);
+  }
+  await page.keyboard.press('Shift+Tab');
+  check(await inDialog(), 'Shift+Tab kept the focus in the dialog');
+  await page.getByLabel('Lease TTL (seconds)').fill('60');
+  await page.getByLabel('Guard budget (maxUnroutable)').fill('lots');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  const budgetError = page.locator('#f-maxUnroutable-error');
+  await budgetError.waitFor();
+  check((await budgetError.innerText()).includes('maxUnroutable must be'), 'the refusal is at its field');
+  check(await page.getByLabel('Guard budget (maxUnroutable)').getAttribute('aria-invalid') === 'true',
+    'the field is marked invalid');
+  check(await page.locator('#f-leaseTtlSeconds-error').isHidden(), 'no error at the fields that were fine');
+  await shot('14', 'settings-refused');
+  await page.getByLabel('Guard budget (maxUnroutable)').fill('1');
+  await page.getByLabel('Locality').selectOption('PREFER_LOCAL');
+  await page.getByLabel(/Most of a zone's traffic/).fill('30');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.locator('#settings', { hasText: '60 s' }).waitFor();
+  await page.locator('#settings', { hasText: 'limit maxUnroutable 1' }).waitFor();
+  await page.locator('#locality', { hasText: 'at most 30%' }).waitFor();
+  const settingsNow = JSON.parse(curl('GET', '/v1/services/cart'));
+  check(settingsNow.leaseTtlSeconds === 60 && settingsNow.maxUnroutable === '1'
+    && settingsNow.locality?.maxCrossZonePercent === 30, `the settings were saved: ${JSON.stringify(settingsNow)}`);
+  await settingsButton.focus();
+  await page.keyboard.press('Enter');
+  await dialog.waitFor();
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  check(await page.evaluate(() => document.activeElement?.id) === 'settings-button', 'Escape gave the focus back');
+  await shot('15', 'settings-saved');
+
+  step = '16 each zone\'s routable share and the share of its traffic crossing zones';
+  await open('#/services/zoned');
+  const za = page.locator('table.zones tr[data-zone="za"]');
+  const zb = page.locator('table.zones tr[data-zone="zb"]');
+  await za.waitFor();
+  // za: 100 of 300 routable, so it spills, at most its cap of 20%; zb keeps its traffic.
+  await za.locator('.routable-share [role=meter][aria-valuenow="33.3"]').waitFor();
+  await za.locator('.cross-share [role=meter][aria-valuenow="20"]').waitFor();
+  await zb.locator('.routable-share [role=meter][aria-valuenow="100"]').waitFor();
+  await zb.locator('.cross-share [role=meter][aria-valuenow="0"]').waitFor();
+  await noStrayText();
+  await shot('16', 'zones');
+
+  step = '17 find instances across services by tag and by address';
+  await page.getByLabel('Find instances by id, address or tag').fill('canary');
+  await page.keyboard.press('Enter');
+  await page.locator('#search-status', { hasText: 'found in' }).waitFor();
+  const found = await page.locator('#search-results tbody tr')
+    .evaluateAll((rows) => rows.map((r) => `${r.dataset.service}/${r.dataset.instance}`).sort());
+  check(JSON.stringify(found) === '["pay/p1","shop/d"]', `canary finds pay/p1 and shop/d: ${found}`);
+  await shot('17', 'search');
+  await page.getByLabel('Find instances by id, address or tag').fill('10.0.0.3');
+  await page.keyboard.press('Enter');
+  await page.locator('#search-status', { hasText: '1 found in' }).waitFor();
+  await page.locator('#search-results tr[data-instance="c"][data-matched="address"]').getByRole('link', { name: 'c' }).click();
+  await page.locator('tr.found[data-instance="c"]').waitFor();
+  check(new URL(page.url()).hash === '#/services/shop?instance=c', `the result opens its service: ${page.url()}`);
+
+  step = '18 the audit log across services, filtered';
+  await page.getByRole('link', { name: 'Audit' }).click();
+  const auditRows = page.locator('table.audit tbody tr');
+  await auditRows.first().waitFor();
+  const servicesSeen = new Set(await page.locator('table.audit tbody tr td:nth-child(2)').allInnerTexts());
+  check(['shop', 'pay', 'cart'].every((s) => servicesSeen.has(s)), `events of several services: ${[...servicesSeen]}`);
+  await page.getByLabel('Service', { exact: true }).fill('cart');
+  await page.getByLabel('Action', { exact: true }).selectOption('instance.deregister');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.waitForFunction(() => location.hash.includes('service=cart'));
+  await page.locator('table.audit tbody tr[data-action="instance.deregister"]').first().waitFor();
+  const filtered = await auditRows.evaluateAll((rows) => rows.map((r) => `${r.dataset.action} ${r.children[1].innerText}`));
+  check(filtered.length === 1 && filtered[0] === 'instance.deregister cart', `one deregistration of cart: ${filtered}`);
+  await shot('18', 'audit');
+
+  step = '19 an admin creates a token, sees its secret once, and revokes it';
+  await signInAs(process.env.ADMIN_TOKEN, 'admin');
+  await page.getByRole('link', { name: 'Tokens' }).click();
+  await page.getByRole('button', { name: 'Create a token…' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('e2e edge reader');
+  await page.getByLabel('Role', { exact: true }).selectOption('reader');
+  const nextYear = new Date(Date.now() + 365 * 86400000);
+  await page.getByLabel('Expires (optional)').fill(`${nextYear.getFullYear()}-06-30T12:00`);
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  const secretField = page.locator('#token-secret');
+  await secretField.waitFor();
+  const secret = await secretField.inputValue();
+  check(/^blst_/.test(secret), 'the secret is shown');
+  check(statusWith(secret, '/v1/tokens/self') === '200', 'the new token works');
+  await shot('19', 'token-secret');
+  await page.getByRole('button', { name: 'I have copied it' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  check(!(await page.content()).includes(secret), 'the secret is gone from the page once the dialog closed');
+  const created = page.locator('table.tokens tr', { hasText: 'e2e edge reader' });
+  await created.waitFor();
+  check((await created.innerText()).includes(`${nextYear.getFullYear()}`), 'the list shows its expiry');
+  await created.getByRole('button', { name: 'Revoke e2e edge reader' }).click();
+  await dialog.getByRole('button', { name: 'Revoke' }).click();
+  await created.waitFor({ state: 'detached' });
+  check(statusWith(secret, '/v1/tokens/self') === '401', 'the revoked token is refused');
+  await shot('20', 'token-revoked');
+
+  step = '21 a reader token sees no write controls';
+  await signInAs(process.env.READER_TOKEN, 'reader');
+  check(await page.getByRole('link', { name: 'Audit' }).isHidden() && await page.getByRole('link', { name: 'Tokens' }).isHidden(),
+    'a reader is offered neither the audit log nor the tokens');
+  let writeControls = 0;
+  for (const [hash, ready] of [['#/', 'tr[data-service="cart"]'], ['#/services/cart', 'tr[data-instance="c2"]'],
+    ['#/search?q=canary', '#search-status:has-text("found in")'], [`#/services/${service}`, 'tr[data-instance="d"]']]) {
+    await open(hash);
+    await page.locator(ready).waitFor();
+    writeControls += await page.locator('.write').count();
+  }
   check(writeControls === 0, `a reader sees ${writeControls} write controls`);
-  for (const name of ['Drain', 'Serve', 'Maintenance', 'Weight', 'Advance', 'Abort', 'Start a release']) {
+  for (const name of ['Drain', 'Serve', 'Maintenance', 'Weight', 'Deregister', 'Settings…', 'Advance', 'Abort',
+    'Start a release', 'History']) {
     check(await page.getByRole('button', { name }).count() === 0, `a reader sees a ${name} button`);
   }
   check(await page.locator('#audit-title').count() === 0, 'a reader sees no audit trail');
   await noStrayText();
-  await shot('09', 'reader');
+  await shot('21', 'reader');
 
-  step = 'the token never in a URL, no script errors';
-  const leaked = urls.filter((url) => url.includes(process.env.OPERATOR_TOKEN) || url.includes(process.env.READER_TOKEN));
-  check(leaked.length === 0, `the token went into a URL: ${leaked[0]}`);
+  step = 'the tokens never in a URL, no script errors';
+  const secrets = [process.env.OPERATOR_TOKEN, process.env.READER_TOKEN, process.env.ADMIN_TOKEN, secret];
+  const leaked = urls.filter((url) => secrets.some((s) => url.includes(s)));
+  check(leaked.length === 0, `a token went into a URL: ${leaked[0]}`);
   check(problems.length === 0, problems.join('; '));
-  // The guard's refusal is the one refused call the run makes.
+  // The guard's refusal and the two refused settings are the refused calls the run makes.
   const unexpected = refused.filter((line) => line !== 'POST /v1/services/shop/instances/b/drain 409'
-    && line !== 'PATCH /v1/services/shop 422');
+    && line !== 'PATCH /v1/services/shop 422' && line !== 'PATCH /v1/services/cart 422');
   check(unexpected.length === 0, `refused calls: ${unexpected.join(', ')}`);
+  const allCode = [...code.values()].reduce((a, b) => a + b, 0);
 
-  console.log(`console e2e PASS: first load ${firstLoadBytes} bytes in ${firstLoadRequests} requests; `
+  console.log(`screenshots:\n${saved.map((path) => `  ${path}`).join('\n')}`);
+  console.log(`console e2e PASS: first load ${signInBytes} bytes (sign-in page), ${overviewBytes} bytes in `
+    + `${overviewRequests} requests to the overview, ${serviceBytes} to a service page, every page's files `
+    + `${allCode} bytes in ${code.size}; `
     + `curl edit shown live in ${liveMs} ms; drain bar at 0 in ${drainMs} ms; reader write controls 0; `
-    + `9 screenshots in ${shots}; ${Math.round((Date.now() - started) / 1000)} s`);
+    + `${saved.length} screenshots in ${shots}; ${Math.round((Date.now() - started) / 1000)} s`);
 } catch (error) {
   await page.screenshot({ path: `${shots}/failed.png` }).catch(() => {});
   console.error(`console e2e: FAIL at step "${step}": ${error.message}`);

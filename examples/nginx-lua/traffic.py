@@ -10,10 +10,12 @@
         Shares of the answers in [FROM, TO); fails when an answer is neither a
         name in --expect nor --allow, or when a share is off the weights by more
         than the tolerance (percentage points).
-    traffic.py share LOG FROM TO NAME [--falling | --rising] [--tolerance 2]
+    traffic.py share LOG FROM TO NAME [--falling | --rising] [--tolerance 2] [--overall]
         NAME's share second by second; --falling/--rising fail unless it moves one
         way (within the tolerance) and at least three seconds lie more than a
-        point away from both its lowest and its highest share.
+        point away from both its lowest and its highest share. NAME may be several
+        names joined by commas (b1,b2,b3): their shares summed. --overall prints
+        the share over the whole of [FROM, TO) instead.
     traffic.py first LOG AFTER ANSWER
         Seconds from AFTER to the first interval holding ANSWER.
 
@@ -135,13 +137,22 @@ def split(args):
 
 
 def share(args):
+    names = args.name.split(",")
+
+    def of(summed):
+        served = sum(count for answer, count in summed.items() if not answer.isdigit() and answer != "error")
+        return 100 * sum(summed.get(name, 0) for name in names) / served if served else None
+
+    if args.overall:
+        overall = of(totals(args.log, args.start, args.end))
+        print("none" if overall is None else f"{overall:.1f}")
+        return 0 if overall is not None else 1
     seconds = []
     second = args.start
     while second < args.end:
-        summed = totals(args.log, second, min(second + 1, args.end))
-        served = sum(count for answer, count in summed.items() if not answer.isdigit() and answer != "error")
-        if served:
-            seconds.append(100 * summed.get(args.name, 0) / served)
+        value = of(totals(args.log, second, min(second + 1, args.end)))
+        if value is not None:
+            seconds.append(value)
         second += 1
     print(" ".join(f"{value:.1f}" for value in seconds))
     if not (args.falling or args.rising) or not seconds:
@@ -194,6 +205,7 @@ def main():
     command.add_argument("--falling", action="store_true")
     command.add_argument("--rising", action="store_true")
     command.add_argument("--tolerance", type=float, default=2)
+    command.add_argument("--overall", action="store_true")
     command = commands.add_parser("first")
     command.add_argument("log")
     command.add_argument("after", type=float)

@@ -64,6 +64,8 @@ def call(node, token, method, path, body=None):
 def keep_registered(args, address, token):
     instance = f"/v1/services/{args.service}/instances/{args.name}"
     registration = {"address": address, "port": args.port, "weight": args.weight}
+    if args.zone:
+        registration["zone"] = args.zone
     registered = False
     node = 0
     while True:
@@ -93,6 +95,7 @@ def main():
     parser.add_argument("--ballast", action="append", default=[], help="a registry node URL; repeat for several")
     parser.add_argument("--service", default="demo")
     parser.add_argument("--weight", type=int, default=100)
+    parser.add_argument("--zone", help="the zone to register in (default none)")
     parser.add_argument("--address", help="the address to register (default: --bind, or this host's address)")
     parser.add_argument("--heartbeat", type=float, default=10.0, help="seconds between heartbeats (lease 30 s)")
     args = parser.parse_args()

@@ -7,6 +7,8 @@
 -- subscriber's acknowledgement: a drain is confirmed only once the weight of 0
 -- is in use here, not merely sent. Every request carries BALLAST_TOKEN as a
 -- bearer token; a reader token is all this needs, acknowledgements included.
+-- With BALLAST_ZONE, each answer is that zone's view of the service (Ballast's
+-- docs/locality.md): the weights a balancer in the zone must use.
 
 local cjson = require "cjson.safe"
 local http = require "ballast.http"
@@ -68,7 +70,11 @@ local function read_config()
         services = split(os.getenv("BALLAST_SERVICES")),
         subscriber = os.getenv("BALLAST_SUBSCRIBER") or default_subscriber(),
         token = os.getenv("BALLAST_TOKEN"),
+        zone = os.getenv("BALLAST_ZONE"),
     }
+    if config.zone == "" then
+        config.zone = nil
+    end
     for _, url in ipairs(split(os.getenv("BALLAST_URLS") or "http://127.0.0.1:8080")) do
         local target, err = http.parse_url(url)
         if not target then
@@ -86,6 +92,11 @@ local function read_config()
     end
     if not config.subscriber:match("^[A-Za-z0-9._:-]+$") or #config.subscriber > 128 then
         return nil, "BALLAST_SUBSCRIBER: not a subscriber name: " .. config.subscriber
+    end
+    -- The zone goes into the query as it is: only the characters of a zone name,
+    -- none of which needs escaping in a URL.
+    if config.zone and (not config.zone:match("^[A-Za-z0-9._-]+$") or #config.zone > 63) then
+        return nil, "BALLAST_ZONE: not a zone name (1 to 63 of A-Z a-z 0-9 . _ -): " .. config.zone
     end
     if not config.token or config.token == "" then
         return nil, "BALLAST_TOKEN is not set: the registry answers only requests with a bearer token "
@@ -129,6 +140,10 @@ end
 local function poll(config, node, service, applied)
     local path = format("/v1/services/%s/instances?wait=%ds&subscriber=%s",
         service, WAIT_SECONDS, config.subscriber)
+    if config.zone then
+        -- This nginx's zone's view: local first, at most the service's cap across zones.
+        path = path .. "&zone=" .. config.zone
+    end
     if applied then
         path = path .. "&index=" .. applied
     end

@@ -1,30 +1,40 @@
 // The console's entry: sign-in, who is signed in, and the router. Pages live in the URL
-// fragment (#/ and #/services/NAME), which never reaches the server; the token is never
-// in it.
+// fragment (#/, #/services/NAME, #/search?q=, #/audit, #/tokens), which never reaches
+// the server; the token is never in it. Each page is a module loaded when first shown,
+// so the sign-in page loads only what it needs.
 
 import { Refused, get, token } from './api.js';
 import { h, say } from './dom.js';
-import { overview } from './overview.js';
-import { servicePage } from './service.js';
 
 const ROLES = {
   reader: 'reads services, instances, releases and streams',
   registrant: 'reads, and registers in its services',
-  operator: 'reads and edits: weights, drains, maintenance, releases, audit',
+  operator: 'reads and edits: weights, drains, maintenance, settings, releases, audit',
   admin: 'everything an operator does, and manages tokens',
+};
+
+const PAGES = {
+  overview: () => import('./overview.js').then((m) => m.overview),
+  service: () => import('./service.js').then((m) => m.servicePage),
+  search: () => import('./search.js').then((m) => m.searchPage),
+  audit: () => import('./audit.js').then((m) => m.auditPage),
+  tokens: () => import('./tokens.js').then((m) => m.tokensPage),
 };
 
 let session = null;
 let leave = () => {};
+let shown = 0;
 
 async function signIn(secret) {
   token.set(secret);
   try {
     const self = (await get('/v1/tokens/self')).body;
     session = {
+      id: self.id,
       name: self.name,
       role: self.role,
       canOperate: self.role === 'operator' || self.role === 'admin',
+      isAdmin: self.role === 'admin',
     };
     return true;
   } catch (error) {
@@ -48,6 +58,8 @@ function signOut() {
 function showWho() {
   const who = document.getElementById('who');
   who.hidden = !session;
+  document.getElementById('pages').hidden = !session;
+  document.getElementById('search-form').hidden = !session;
   if (session) {
     document.getElementById('who-name').textContent = session.name;
     const role = document.getElementById('who-role');
@@ -55,6 +67,8 @@ function showWho() {
     role.title = ROLES[session.role] || '';
     role.dataset.role = session.role;
     document.body.dataset.role = session.role;
+    document.getElementById('nav-audit').hidden = !session.canOperate;
+    document.getElementById('nav-tokens').hidden = !session.isAdmin;
   } else {
     delete document.body.dataset.role;
   }
@@ -66,9 +80,30 @@ function crumbs(parts) {
     h('li', {}, href && i < parts.length - 1 ? h('a', { href }, text) : h('span', { 'aria-current': 'page' }, text)))));
 }
 
-function render() {
+/** The page a fragment names, its crumbs and its parameters. */
+function route() {
+  const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
+  const params = new URLSearchParams(query);
+  const service = path.match(/^\/services\/([a-z0-9-]+)$/);
+  if (service) {
+    return { page: 'service', title: service[1], crumbs: [['Services', '#/'], [service[1]]], args: [service[1], params] };
+  }
+  if (path === '/search') {
+    return { page: 'search', title: 'Find', crumbs: [['Services', '#/'], ['Find']], args: [params] };
+  }
+  if (path === '/audit') {
+    return { page: 'audit', title: 'Audit', crumbs: [['Services', '#/'], ['Audit']], args: [params] };
+  }
+  if (path === '/tokens') {
+    return { page: 'tokens', title: 'Tokens', crumbs: [['Services', '#/'], ['Tokens']], args: [] };
+  }
+  return { page: 'overview', title: 'Services', crumbs: [['Services', '#/']], args: [] };
+}
+
+async function render() {
   leave();
   leave = () => {};
+  const turn = ++shown;
   showWho();
   const signInBox = document.getElementById('sign-in');
   const view = document.getElementById('view');
@@ -80,17 +115,18 @@ function render() {
     return;
   }
   signInBox.hidden = true;
-  const route = location.hash.replace(/^#/, '') || '/';
-  const service = route.match(/^\/services\/([a-z0-9-]+)$/);
-  if (service) {
-    crumbs([['Services', '#/'], [service[1]]]);
-    document.title = `${service[1]} · Ballast console`;
-    leave = servicePage(view, service[1], session);
-  } else {
-    crumbs([['Services', '#/']]);
-    document.title = 'Services · Ballast console';
-    leave = overview(view, session);
+  const { page, title, crumbs: trail, args } = route();
+  crumbs(trail);
+  if (page !== 'search') {
+    document.getElementById('search').value = '';
   }
+  document.title = `${title} · Ballast console`;
+  const draw = await PAGES[page]();
+  // A later navigation may have started while this page's module loaded.
+  if (turn !== shown) {
+    return;
+  }
+  leave = draw(view, session, ...args) || (() => {});
   document.getElementById('main').focus({ preventScroll: true });
 }
 
@@ -104,6 +140,13 @@ document.getElementById('sign-in-form').addEventListener('submit', async (event)
   if (secret && await signIn(secret)) {
     say(`Signed in as ${session.name} (${session.role}).`, 'ok');
     render();
+  }
+});
+document.getElementById('search-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const wanted = document.getElementById('search').value.trim();
+  if (wanted) {
+    location.hash = `#/search?q=${encodeURIComponent(wanted)}`;
   }
 });
 document.getElementById('sign-out').addEventListener('click', signOut);

@@ -1,40 +1,34 @@
 // The one dialog every action goes through: a form, the call, and the registry's
 // refusal explained in place. A guard refusal (409) shows its figures and holders and
 // offers force only after an explicit confirmation; a stale ETag (412) is refreshed and
-// the operator asked to look again.
+// the operator asked to look again; a schema refusal (422) is shown at the field its
+// pointer names. The dialog is modal: Tab stays inside it, Escape closes it, and the
+// focus goes back to the control that opened it.
 
 import { Refused, call } from './api.js';
 import { h, say } from './dom.js';
 
 const dialog = () => document.getElementById('dialog');
+let opener = null;
 
 /**
  * @param title the dialog's title
- * @param fields [{id, label, type, value, min, max, required, help, options}]
+ * @param fields [{id, label, type, value, min, max, required, help, options, pointer}]
  * @param intro optional element shown above the fields
  * @param submitLabel the button's text
+ * @param danger whether the action removes something (a red button)
+ * @param wide whether the fields go in two columns (a long form)
  * @param send async (values, force) => the call's result; throws Refused when refused
  * @param onStale async () => text telling what changed, after a 412
  * @param done (result) => the success message
  */
-export function act({ title, fields = [], intro, submitLabel, send, onStale, done }) {
-  const box = dialog();
+export function act({ title, fields = [], intro, submitLabel, danger = false, wide = false, send, onStale, done }) {
   const form = document.getElementById('dialog-form');
-  const body = document.getElementById('dialog-body');
   const problem = document.getElementById('dialog-problem');
-  const submit = document.getElementById('dialog-submit');
-  document.getElementById('dialog-title').textContent = title;
-  body.replaceChildren();
-  problem.replaceChildren();
-  if (intro) {
-    body.append(intro);
-  }
-  for (const field of fields) {
-    body.append(input(field));
-  }
+  const submit = open(title, intro, fields.map(input));
+  dialog().classList.toggle('wide', wide);
   submit.textContent = submitLabel;
-  submit.disabled = false;
-  submit.classList.remove('danger');
+  submit.classList.toggle('danger', danger);
   let force = false;
 
   form.onsubmit = async (event) => {
@@ -44,9 +38,10 @@ export function act({ title, fields = [], intro, submitLabel, send, onStale, don
     }
     const values = Object.fromEntries(fields.map((field) => [field.id, value(field)]));
     submit.disabled = true;
+    clearFieldErrors();
     try {
       const result = await send(values, force);
-      box.close();
+      dialog().close();
       say(done(result), 'ok');
     } catch (error) {
       submit.disabled = false;
@@ -70,31 +65,100 @@ export function act({ title, fields = [], intro, submitLabel, send, onStale, don
           h('p', {}, h('strong', {}, 'Changed meanwhile. '), `${what} Check the value and save again.`)));
         return;
       }
-      problem.replaceChildren(refusal(error));
+      problem.replaceChildren(refusal(error, fieldErrors(fields, error.problem.errors || [])));
     }
   };
+}
+
+/** An informational dialog: a title, its content and a button that closes it. */
+export function show({ title, body, closeLabel = 'Close' }) {
+  const submit = open(title, body, []);
+  dialog().classList.remove('wide');
+  submit.textContent = closeLabel;
+  document.getElementById('dialog-cancel').hidden = true;
+  document.getElementById('dialog-form').onsubmit = (event) => {
+    event.preventDefault();
+    dialog().close();
+  };
+}
+
+function open(title, intro, controls) {
+  const box = dialog();
+  const body = document.getElementById('dialog-body');
+  const submit = document.getElementById('dialog-submit');
+  document.getElementById('dialog-title').textContent = title;
+  document.getElementById('dialog-problem').replaceChildren();
+  document.getElementById('dialog-cancel').hidden = false;
+  body.replaceChildren(...[intro, ...controls].filter(Boolean));
+  submit.disabled = false;
+  submit.classList.remove('danger');
   document.getElementById('dialog-cancel').onclick = () => box.close();
+  if (!box.open && !opener) {
+    opener = document.activeElement;
+  }
   box.showModal();
-  const first = body.querySelector('input, select, textarea');
-  (first || submit).focus();
+  (body.querySelector('input, select, textarea') || submit).focus();
+  return submit;
+}
+
+// Tab and Shift+Tab cycle through the dialog's controls; what the dialog showed (a
+// revealed secret) goes when it closes, and the focus returns to its opener.
+{
+  const box = dialog();
+  box.addEventListener('keydown', (event) => {
+    if (event.key !== 'Tab') {
+      return;
+    }
+    const controls = [...box.querySelectorAll('button, input, select, textarea, a[href], summary')]
+      .filter((element) => !element.disabled && element.offsetParent !== null);
+    const first = controls[0];
+    const last = controls[controls.length - 1];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  });
+  box.addEventListener('close', () => {
+    // A dialog opened again by the one that closed (a secret shown after its creation)
+    // keeps its content and its opener.
+    if (box.open) {
+      return;
+    }
+    document.getElementById('dialog-body').replaceChildren();
+    document.getElementById('dialog-problem').replaceChildren();
+    const back = opener;
+    opener = null;
+    if (back?.isConnected) {
+      back.focus();
+    } else {
+      document.getElementById('main').focus({ preventScroll: true });
+    }
+  });
 }
 
 function input(field) {
   const id = `f-${field.id}`;
-  const helpId = field.help ? `${id}-help` : undefined;
+  const helpId = field.help ? `${id}-help` : '';
+  const errorId = `${id}-error`;
   let control;
   if (field.options) {
-    control = h('select', { id, 'aria-describedby': helpId }, field.options.map((option) =>
-      h('option', { value: option, selected: option === field.value }, option)));
+    control = h('select', { id, 'aria-describedby': `${helpId} ${errorId}`.trim() }, field.options.map((option) => {
+      const [optionValue, text] = Array.isArray(option) ? option : [option, option];
+      return h('option', { value: optionValue, selected: optionValue === field.value }, text);
+    }));
   } else {
     control = h('input', {
       id, type: field.type || 'text', required: field.required, min: field.min, max: field.max,
-      step: field.type === 'number' ? 1 : undefined, value: field.value ?? '', 'aria-describedby': helpId,
+      step: field.type === 'number' ? 1 : undefined, value: field.value ?? '', 'aria-describedby': `${helpId} ${errorId}`.trim(),
       placeholder: field.placeholder, inputmode: field.type === 'number' ? 'numeric' : undefined,
     });
   }
   return h('div', { class: 'field' }, h('label', { for: id }, field.label), control,
-    field.help ? h('p', { class: 'help', id: helpId }, field.help) : null);
+    field.help ? h('p', { class: 'help', id: helpId }, field.help) : null,
+    h('p', { class: 'field-error', id: errorId, hidden: true }));
 }
 
 function value(field) {
@@ -103,6 +167,38 @@ function value(field) {
     return raw === '' ? undefined : Number(raw);
   }
   return raw === '' ? undefined : raw;
+}
+
+function clearFieldErrors() {
+  for (const error of document.querySelectorAll('#dialog-body .field-error')) {
+    error.hidden = true;
+    error.textContent = '';
+    document.getElementById(error.id.replace(/-error$/, ''))?.removeAttribute('aria-invalid');
+  }
+}
+
+/**
+ * Shows each error at the field whose pointer is the longest prefix of the error's
+ * (`/locality/maxCrossZonePercent` at its own field, `/locality` at the mode), and
+ * returns those no field takes.
+ */
+function fieldErrors(fields, errors) {
+  const left = [];
+  for (const error of errors) {
+    const field = fields.filter((f) => f.pointer && (error.pointer === f.pointer || error.pointer?.startsWith(`${f.pointer}/`)))
+      .sort((a, b) => b.pointer.length - a.pointer.length)[0];
+    if (!field) {
+      left.push(error);
+      continue;
+    }
+    const control = document.getElementById(`f-${field.id}`);
+    const shown = document.getElementById(`f-${field.id}-error`);
+    shown.hidden = false;
+    shown.textContent = shown.textContent ? `${shown.textContent} ${error.detail}` : error.detail;
+    control.setAttribute('aria-invalid', 'true');
+  }
+  document.querySelector('#dialog-body [aria-invalid="true"]')?.focus();
+  return left;
 }
 
 /**
@@ -161,10 +257,11 @@ function budgetSetting(problem) {
       'A count of instances ("1") or a percent of the capacity ("25%"); changing it is audited.'));
 }
 
-function refusal(error) {
+function refusal(error, errors) {
   const problem = error.problem;
-  const lines = (problem.errors || []).map((e) => h('li', {}, `${e.pointer}: ${e.detail}`));
+  const lines = errors.map((e) => h('li', {}, `${e.pointer}: ${e.detail}`));
   return h('div', { class: 'refusal' },
-    h('p', {}, h('strong', {}, `${problem.title || 'Refused'} (${error.status}). `), problem.detail || ''),
+    h('p', {}, h('strong', {}, `${problem.title || 'Refused'} (${error.status}). `),
+      problem.detail || '', (problem.errors || []).length > errors.length ? ' See the fields marked above.' : ''),
     lines.length ? h('ul', {}, lines) : null);
 }

@@ -64,6 +64,23 @@ export function relative(instant, now = Date.now()) {
   return seconds >= 0 ? `in ${amount}` : `${amount} ago`;
 }
 
+/** Tags as small labels, the first few shown and the rest counted (all in the title). */
+export function tagList(tags, most = Infinity) {
+  if (!tags?.length) {
+    return h('span', { class: 'muted' }, '—');
+  }
+  const shown = tags.slice(0, most);
+  return h('span', { class: 'tag-list', title: tags.join(', ') },
+    shown.map((tag) => h('span', { class: 'tag' }, tag)),
+    tags.length > shown.length ? h('span', { class: 'muted small' }, ` +${tags.length - shown.length}`) : null);
+}
+
+/** A time of day, with the date when it is not today. */
+export function when(instant) {
+  const at = new Date(instant);
+  return at.toDateString() === new Date().toDateString() ? at.toLocaleTimeString() : at.toLocaleString();
+}
+
 export function say(message, kind = 'info') {
   const status = document.getElementById('status');
   status.textContent = message;

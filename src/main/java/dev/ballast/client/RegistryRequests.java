@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * The HTTP requests of the watch contract: one service is watched at
  * {@code /v1/services/{service}/watch}, several at {@code /v1/watch?service=a&service=b},
- * and applied revisions are acknowledged at
+ * either in one zone's view with {@code zone=}, and applied revisions are acknowledged at
  * {@code /v1/services/{service}/subscribers/{subscriber}/ack}.
  *
  * @param base the registry's base URI; a path in it is kept
@@ -20,8 +20,11 @@ import java.util.List;
  * anonymous watch that never acknowledges
  * @param token the bearer token sent on every request, or {@code null} for none
  * @param timeout how long to wait for the response headers, connecting included
+ * @param zone the client's zone, whose view the registry sends ({@code ?zone=}), or
+ * {@code null} for the flat view
  */
-record RegistryRequests(URI base, List<String> services, String subscriber, String token, Duration timeout) {
+record RegistryRequests(URI base, List<String> services, String subscriber, String token, Duration timeout,
+		String zone) {
 
 	RegistryRequests {
 		services = List.copyOf(services);
@@ -54,6 +57,9 @@ record RegistryRequests(URI base, List<String> services, String subscriber, Stri
 		}
 		if (subscriber != null) {
 			query.add("subscriber=" + parameter(subscriber));
+		}
+		if (zone != null) {
+			query.add("zone=" + parameter(zone));
 		}
 		String path = (services.size() > 1) ? "/v1/watch" : "/v1/services/" + segment(services.getFirst()) + "/watch";
 		return uri(query.isEmpty() ? path : path + "?" + String.join("&", query));

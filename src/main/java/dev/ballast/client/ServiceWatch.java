@@ -11,6 +11,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import java.util.random.RandomGenerator;
 
 /**
@@ -38,6 +39,7 @@ import java.util.random.RandomGenerator;
  * try (ServiceWatch watch = ServiceWatch.builder(URI.create("http://registry:8080"), HttpClient.newHttpClient())
  * 	.services("payments")
  * 	.subscriber("checkout")
+ * 	.zone("eu-1a")
  * 	.balanced()
  * 	.build()) {
  * 	watch.start();
@@ -63,6 +65,9 @@ public final class ServiceWatch implements AutoCloseable {
 
 	private static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(10);
 
+	/** What an instance's zone looks like, as the registry checks it. */
+	private static final Pattern ZONE = Pattern.compile("[A-Za-z0-9._-]{1,63}");
+
 	private final WatchedServices services;
 
 	private final ChangeConsumers consumers;
@@ -72,7 +77,7 @@ public final class ServiceWatch implements AutoCloseable {
 	private ServiceWatch(Builder builder) {
 		List<String> names = List.copyOf(builder.services);
 		RegistryRequests requests = new RegistryRequests(builder.base, names, builder.subscriber, builder.token,
-				builder.connectTimeout);
+				builder.connectTimeout, builder.zone);
 		ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
 				(task) -> Thread.ofPlatform().daemon().name("ballast-watch-timer").unstarted(task));
 		this.consumers = new ChangeConsumers(names, builder.balanced, builder.listener, builder.client, requests,
@@ -183,6 +188,8 @@ public final class ServiceWatch implements AutoCloseable {
 
 		private boolean balanced;
 
+		private String zone;
+
 		private Builder(URI base, HttpClient client) {
 			this.base = Objects.requireNonNull(base, "base");
 			this.client = Objects.requireNonNull(client, "client");
@@ -256,6 +263,27 @@ public final class ServiceWatch implements AutoCloseable {
 		 */
 		public Builder listener(Consumer<WatchedService> listener) {
 			this.listener = Objects.requireNonNull(listener, "listener");
+			return this;
+		}
+
+		/**
+		 * Names the zone this client runs in, to receive each service as a balancer in
+		 * that zone must weigh it: local first, and at most the service's
+		 * {@code maxCrossZonePercent} of the traffic to other zones (the registry's
+		 * docs/locality.md). Each instance's {@code effectiveWeight} and {@code routable}
+		 * are then the zone's, and a service arrives as a new snapshot whenever the
+		 * zone's weights of it change, and only then. A service without a locality
+		 * policy, or without an instance in the zone, is seen as without a zone.
+		 * @throws IllegalArgumentException unless the zone is 1 to 63 of
+		 * {@code A-Z a-z 0-9 . _ -}, as an instance's zone is
+		 */
+		public Builder zone(String zone) {
+			if (zone == null || !ZONE.matcher(zone).matches()) {
+				throw new IllegalArgumentException(
+						"zone must be 1 to 63 of A-Z a-z 0-9 . _ -, as an instance's zone; got "
+								+ ((zone == null) ? "null" : "\"" + zone + "\""));
+			}
+			this.zone = zone;
 			return this;
 		}
 

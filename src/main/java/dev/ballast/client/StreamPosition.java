@@ -6,9 +6,10 @@ import java.util.Map;
 
 /**
  * The service revisions a watch stream's event id stands for. A single-service stream's
- * id is that service's revision, such as {@code 42}; a multiplexed stream's id is the
- * position of the whole stream, such as {@code a:42,b:17}. Either way the client sends
- * the id back verbatim; it reads it only to learn the revisions.
+ * id is that service's revision, such as {@code 42}, followed after a database failover
+ * by the history it belongs to ({@code 42@9f3a01c2}); a multiplexed stream's id is the
+ * position of the whole stream, such as {@code a:42,b:17@9f3a01c2}. Either way the client
+ * sends the id back verbatim; it reads it only to learn the revisions.
  *
  * @param revisions the revision of each service the id names, empty if the id is not one
  * of the two forms
@@ -41,7 +42,9 @@ record StreamPosition(Map<String, Long> revisions) {
 		}
 	}
 
-	private static long revision(String text) {
+	private static long revision(String position) {
+		int at = position.indexOf('@');
+		String text = at < 0 ? position : position.substring(0, at);
 		long revision = Long.parseLong(text);
 		if (revision < 0) {
 			throw new NumberFormatException("a revision is never negative; got " + text);

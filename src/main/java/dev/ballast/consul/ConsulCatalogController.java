@@ -15,6 +15,7 @@ import dev.ballast.instance.Checks;
 import dev.ballast.instance.InstanceDirectory;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.instance.StoredCheck;
+import dev.ballast.instance.ZoneView;
 import dev.ballast.security.RegistrantScope;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
@@ -31,8 +32,10 @@ import org.springframework.web.context.request.async.DeferredResult;
 
 /**
  * Consul's read endpoints: the catalog, health, and the status and agent facts clients
- * probe. Every list is a blocking query when given {@code ?index=}. Hidden from Ballast's
- * OpenAPI document, as the agent endpoints are.
+ * probe. Every list is a blocking query when given {@code ?index=}. A service's instances
+ * are listed in the zone's view the query tag {@value ConsulQuery#ZONE_TAG}{@code <zone>}
+ * asks for ({@link ZoneView}), and woken, as a tag query is, by any change of the
+ * service. Hidden from Ballast's OpenAPI document, as the agent endpoints are.
  */
 @Hidden
 @RestController
@@ -92,7 +95,7 @@ class ConsulCatalogController {
 		ConsulQuery query = ConsulQuery.of(params, request.getParameterValues("tag"), named, settings);
 		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
 		ServiceName name = name(service);
-		return reads.read(name, query, state -> views.health(state, query, probed(name)));
+		return reads.read(name, query, state -> views.health(ZoneView.of(state, query.zone()), query, probed(name)));
 	}
 
 	@GetMapping("/v1/catalog/service/{service}")
@@ -101,7 +104,7 @@ class ConsulCatalogController {
 			HttpServletRequest request) {
 		ConsulQuery query = ConsulQuery.of(params, request.getParameterValues("tag"), named, settings);
 		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
-		return reads.read(name(service), query, state -> views.catalog(state, query));
+		return reads.read(name(service), query, state -> views.catalog(ZoneView.of(state, query.zone()), query));
 	}
 
 	@GetMapping("/v1/health/checks/{service}")

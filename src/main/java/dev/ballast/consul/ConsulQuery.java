@@ -5,17 +5,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import dev.ballast.instance.Tags;
+import dev.ballast.instance.ZoneView;
 
 import org.springframework.http.HttpStatus;
 
 /**
  * The query parameters of a Consul read: a blocking query's {@code index} and
- * {@code wait}, {@code passing}, {@code tag}, {@code dc}, and Ballast's
- * {@code subscriber}. {@code stale}, {@code consistent} and {@code cached} are accepted
- * and change nothing: every answer is read from the database (or, while it is
- * unreachable, from the node's last known state, marked {@code X-Ballast-Stale}).
- * {@code filter} is refused rather than ignored, since ignoring it would answer more than
- * was asked.
+ * {@code wait}, {@code passing}, {@code tag} (with Ballast's zone tag among them),
+ * {@code dc}, and Ballast's {@code subscriber}. {@code stale}, {@code consistent} and
+ * {@code cached} are accepted and change nothing: every answer is read from the database
+ * (or, while it is unreachable, from the node's last known state, marked
+ * {@code X-Ballast-Stale}). {@code filter} is refused rather than ignored, since ignoring
+ * it would answer more than was asked.
  *
  * @param index the Consul index the client has, 0 when absent
  * @param waitFor how long a blocking query may wait, in the form Ballast's blocking reads
@@ -24,8 +28,19 @@ import org.springframework.http.HttpStatus;
  * @param tags the tags asked for ({@code ?tag=a&tag=b}: an instance must carry all of
  * them, compared without case, as Consul 1.x compares them); empty for no filter
  * @param subscriber the polling subscriber's name (Ballast's own parameter), or null
+ * @param zone the zone whose view is asked for with the tag {@value #ZONE_TAG}, or null
+ * for the flat view
  */
-record ConsulQuery(long index, String waitFor, boolean passing, List<String> tags, String subscriber) {
+record ConsulQuery(long index, String waitFor, boolean passing, List<String> tags, String subscriber, String zone) {
+
+	/**
+	 * How a Consul client asks for its zone's view (docs/locality.md): the query tag
+	 * {@code ballast.zone=<zone>}, compared without case as tags are, the one thing every
+	 * Consul client can add to a read (Spring Cloud Consul's {@code default-query-tag},
+	 * the npm client's {@code tag}). It is taken out of the tags the instances must
+	 * carry: no instance can carry a tag under {@value Tags#RESERVED}.
+	 */
+	static final String ZONE_TAG = Tags.RESERVED + "zone=";
 
 	private static final Pattern INDEX = Pattern.compile("\\d{1,19}");
 
@@ -44,8 +59,38 @@ record ConsulQuery(long index, String waitFor, boolean passing, List<String> tag
 			throw ConsulRefusal.badRequest("filter", "Ballast does not evaluate filter expressions; leave filter out");
 		}
 		String subscriber = params.get("subscriber");
+		List<String> asked = tags == null ? List.of() : List.of(tags);
 		return new ConsulQuery(index(params.get("index")), wait(params.get("wait")), flag(params, "passing"),
-				tags == null ? List.of() : List.of(tags), subscriber != null ? subscriber : subscriberHeader);
+				asked.stream().filter(tag -> !zoneTag(tag)).toList(),
+				subscriber != null ? subscriber : subscriberHeader, zone(asked));
+	}
+
+	private static boolean zoneTag(String tag) {
+		return tag.regionMatches(true, 0, ZONE_TAG, 0, ZONE_TAG.length());
+	}
+
+	/** The zone the tags ask for: at most one, a zone name a registration could carry. */
+	private static String zone(List<String> tags) {
+		List<String> zones = tags.stream()
+			.filter(ConsulQuery::zoneTag)
+			.map(tag -> tag.substring(ZONE_TAG.length()))
+			.distinct()
+			.toList();
+		if (zones.size() > 1) {
+			throw ConsulRefusal.badRequest("tag",
+					"a read is for one zone; got %s".formatted(zones.stream()
+						.map(zone -> ConsulRegistration.quote(ZONE_TAG + zone))
+						.collect(Collectors.joining(" and "))));
+		}
+		if (zones.isEmpty()) {
+			return null;
+		}
+		String zone = zones.getFirst();
+		if (!ZoneView.named(zone)) {
+			throw ConsulRefusal.badRequest("tag", "%s<zone> names a zone of 1 to 63 of A-Z a-z 0-9 . _ -; got %s"
+				.formatted(ZONE_TAG, ConsulRegistration.quote(ZONE_TAG + zone)));
+		}
+		return zone;
 	}
 
 	private static long index(String value) {

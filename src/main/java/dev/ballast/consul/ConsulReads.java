@@ -63,7 +63,7 @@ class ConsulReads {
 			result.setResult(delivered(name, polling, now, stale, render));
 			return result;
 		}
-		blocking.await(new BlockingWait(name, polling, state -> state.revision() > now.revision(),
+		blocking.await(new BlockingWait(name, polling, BlockingWait.movedFrom(now),
 				state -> result.setResult(delivered(name, polling, state, false, render)),
 				() -> result.setResult(delivered(name, polling, now, !reachability.reachable(), render)), result));
 		return result;

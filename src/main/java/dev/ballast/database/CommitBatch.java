@@ -2,6 +2,7 @@ package dev.ballast.database;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -85,8 +86,14 @@ public class CommitBatch {
 				for (Rows kind : kinds) {
 					index = kind.bind(connection, statement, index, batch.get(kind));
 				}
+				// One result per kind, in their order: each kind is one statement.
 				boolean rows = statement.execute();
-				while (rows || statement.getUpdateCount() != -1) {
+				for (Rows kind : kinds) {
+					if (rows && kind.answer != null) {
+						try (ResultSet answer = statement.getResultSet()) {
+							kind.answer.read(answer);
+						}
+					}
 					rows = statement.getMoreResults();
 				}
 			}
@@ -101,7 +108,8 @@ public class CommitBatch {
 	 * types travel as text and are cast in the statement: a timestamp as its ISO-8601
 	 * text ({@code Instant.toString()}), JSON as its text, a column of arrays as array
 	 * literals ({@link #arrayLiteral}). Kinds present in one transaction are written in
-	 * the order of their rank.
+	 * the order of their rank. A kind whose statement answers rows may be given an
+	 * {@link Answer} that reads them ({@link #answeredBy}).
 	 */
 	public static final class Rows {
 
@@ -111,10 +119,30 @@ public class CommitBatch {
 
 		private final List<String> types;
 
+		private final Answer answer;
+
 		public Rows(int rank, String sql, String... types) {
+			this(rank, sql, null, List.of(types));
+		}
+
+		private Rows(int rank, String sql, Answer answer, List<String> types) {
+			if (sql.contains(";")) {
+				// The kinds' statements are sent as one, and their results told apart
+				// by their order: one statement each.
+				throw new IllegalArgumentException("one statement per kind of rows; got " + sql);
+			}
 			this.rank = rank;
 			this.sql = Objects.requireNonNull(sql);
-			this.types = List.of(types);
+			this.answer = answer;
+			this.types = types;
+		}
+
+		/**
+		 * The same kind, whose statement's answer {@code answer} reads each time the
+		 * transaction's rows of this kind are written.
+		 */
+		public Rows answeredBy(Answer answer) {
+			return new Rows(rank, sql, Objects.requireNonNull(answer), types);
 		}
 
 		int rank() {
@@ -141,6 +169,14 @@ public class CommitBatch {
 			}
 			return first + types.size();
 		}
+
+	}
+
+	/** Reads the rows a kind's statement answered, inside the transaction. */
+	@FunctionalInterface
+	public interface Answer {
+
+		void read(ResultSet rows) throws SQLException;
 
 	}
 

@@ -11,6 +11,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * Puts the application's data source behind a {@link GatedDataSource}, so that every user
@@ -25,6 +26,10 @@ import org.springframework.context.annotation.Configuration;
  * pool, and not left to each URL; the change feed's pool and the reachability probe copy
  * the pool's properties and inherit it. A URL asking for another server type is refused
  * at start: a node writes, so a standby is never of use to it.
+ *
+ * <p>
+ * Every transaction on it commits through {@link ConfirmedCommits}: a commit the server
+ * did not confirm is never acknowledged.
  */
 @Configuration(proxyBeanMethods = false)
 class DataSourceGate {
@@ -51,6 +56,11 @@ class DataSourceGate {
 			}
 
 		};
+	}
+
+	@Bean
+	PlatformTransactionManager transactionManager(DataSource dataSource) {
+		return new ConfirmedCommits(dataSource);
 	}
 
 	/** Makes the pool connect to a primary only; refuses a URL that asks for another. */

@@ -65,6 +65,24 @@ public final class Synchronizations {
 		collected.items.add(item);
 	}
 
+	/**
+	 * Runs {@code action} once the current transaction commits, in the order added, and
+	 * not at all if it rolls back (a write that runs again in a new transaction adds it
+	 * again); at once outside a transaction. For what a write does beside the database: a
+	 * counter, a log line.
+	 */
+	public static void afterCommit(Runnable action) {
+		if (TransactionSynchronizationManager.isSynchronizationActive()) {
+			afterCommit(RUN, action);
+		}
+		else {
+			action.run();
+		}
+	}
+
+	/** Runs the actions of {@link #afterCommit(Runnable)}; one instance, found by it. */
+	private static final Consumer<List<Runnable>> RUN = actions -> actions.forEach(Runnable::run);
+
 	private static final class Collected<T> implements TransactionSynchronization {
 
 		private final Consumer<List<T>> onCommit;

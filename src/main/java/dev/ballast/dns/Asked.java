@@ -1,9 +1,11 @@
 package dev.ballast.dns;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 
 import dev.ballast.instance.ServiceName;
+import dev.ballast.instance.ZoneView;
 import dev.ballast.web.InvalidRequestException;
 import org.xbill.DNS.Name;
 
@@ -14,6 +16,11 @@ import org.xbill.DNS.Name;
  * <li>{@code <service>} and {@code <service>.service}, Consul's form, and
  * {@code _<service>._tcp} and {@code _<service>._tcp.service}, RFC 2782's: a
  * service;</li>
+ * <li>{@code _<service>._tcp.<zone>.service}: a service as a balancer in the zone sees it
+ * (docs/locality.md); the zone is every label between {@code _tcp} and {@code service},
+ * so a zone name with dots ({@code eu-1.a}) is several labels, and it keeps the case it
+ * was asked in, to be matched against the zones of the service's instances
+ * ({@link DnsView});</li>
  * <li>{@code <label>.<service>.instance}: the target of one of the service's SRV records;
  * </li>
  * <li>the domain itself (its SOA).</li>
@@ -23,14 +30,15 @@ import org.xbill.DNS.Name;
  * @param kind what the name is
  * @param service the service, for a service or an instance
  * @param label the instance's label, for an instance
+ * @param zone the zone whose view is asked for, as asked; {@code null} for the flat view
  */
-record Asked(Kind kind, ServiceName service, String label) {
+record Asked(Kind kind, ServiceName service, String label, String zone) {
 
 	static final String SERVICE = "service";
 
 	static final String INSTANCE = "instance";
 
-	private static final Asked NOTHING = new Asked(Kind.NOTHING, null, null);
+	private static final Asked NOTHING = new Asked(Kind.NOTHING, null, null, null);
 
 	enum Kind {
 
@@ -51,31 +59,42 @@ record Asked(Kind kind, ServiceName service, String label) {
 			return Optional.empty();
 		}
 		int relative = name.labels() - domain.labels();
+		String[] asked = new String[relative];
 		String[] labels = new String[relative];
 		for (int i = 0; i < relative; i++) {
-			labels[i] = name.getLabelString(i).toLowerCase(Locale.ROOT);
+			asked[i] = name.getLabelString(i);
+			labels[i] = asked[i].toLowerCase(Locale.ROOT);
 		}
 		return Optional.of(switch (relative) {
-			case 0 -> new Asked(Kind.DOMAIN, null, null);
-			case 1 -> service(labels[0]);
-			case 2 -> labels[1].equals(SERVICE) ? service(labels[0])
-					: labels[1].equals("_tcp") ? rfc2782(labels[0]) : NOTHING;
-			case 3 -> labels[2].equals(SERVICE) && labels[1].equals("_tcp") ? rfc2782(labels[0])
+			case 0 -> new Asked(Kind.DOMAIN, null, null, null);
+			case 1 -> service(labels[0], null);
+			case 2 -> labels[1].equals(SERVICE) ? service(labels[0], null)
+					: labels[1].equals("_tcp") ? rfc2782(labels[0], null) : NOTHING;
+			case 3 -> labels[2].equals(SERVICE) && labels[1].equals("_tcp") ? rfc2782(labels[0], null)
 					: labels[2].equals(INSTANCE) ? instance(labels[1], labels[0]) : NOTHING;
-			default -> NOTHING;
+			default -> labels[relative - 1].equals(SERVICE) && labels[1].equals("_tcp")
+					? zoned(labels[0], String.join(".", Arrays.copyOfRange(asked, 2, relative - 1))) : NOTHING;
 		});
 	}
 
-	private static Asked rfc2782(String label) {
-		return label.startsWith("_") ? service(label.substring(1)) : NOTHING;
+	/**
+	 * A zone's view: only under a zone name a registration could carry (dnsjava writes an
+	 * odd byte of a label escaped, {@code \000}, which no zone name holds).
+	 */
+	private static Asked zoned(String label, String zone) {
+		return ZoneView.named(zone) ? rfc2782(label, zone) : NOTHING;
 	}
 
-	private static Asked service(String label) {
-		return serviceName(label).map(service -> new Asked(Kind.SERVICE, service, null)).orElse(NOTHING);
+	private static Asked rfc2782(String label, String zone) {
+		return label.startsWith("_") ? service(label.substring(1), zone) : NOTHING;
+	}
+
+	private static Asked service(String label, String zone) {
+		return serviceName(label).map(service -> new Asked(Kind.SERVICE, service, null, zone)).orElse(NOTHING);
 	}
 
 	private static Asked instance(String service, String label) {
-		return serviceName(service).map(name -> new Asked(Kind.INSTANCE, name, label)).orElse(NOTHING);
+		return serviceName(service).map(name -> new Asked(Kind.INSTANCE, name, label, null)).orElse(NOTHING);
 	}
 
 	private static Optional<ServiceName> serviceName(String label) {

@@ -1,13 +1,19 @@
 package dev.ballast.dns;
 
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 import dev.ballast.instance.BlockingReads;
 import dev.ballast.instance.InstanceList;
+import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.ServiceName;
+import dev.ballast.instance.ZoneView;
 import org.xbill.DNS.Name;
 
 /**
@@ -20,7 +26,10 @@ import org.xbill.DNS.Name;
  * <p>
  * The records of a state are built once and kept until the service's next state, so that
  * the answers written from them are kept too ({@link ServiceRecords#written()}). Only
- * registered services are kept, one entry each.
+ * registered services are kept, one entry each, with the records of each zone asked for
+ * among the zones its instances are in: a name that asks for any other zone is answered
+ * the flat records, which is that zone's view ({@link ZoneView}), so that names made up
+ * by clients leave nothing behind.
  */
 final class DnsView {
 
@@ -28,7 +37,7 @@ final class DnsView {
 
 	private final Name domain;
 
-	private final Map<String, ServiceRecords> rendered = new ConcurrentHashMap<>();
+	private final Map<String, Rendered> rendered = new ConcurrentHashMap<>();
 
 	DnsView(BlockingReads reads, Name domain) {
 		this.reads = reads;
@@ -36,21 +45,71 @@ final class DnsView {
 	}
 
 	/**
-	 * The service's records, empty when it is not registered; completed at once when this
-	 * node follows the service, failed when its state cannot be loaded.
+	 * The service's records as a balancer in {@code zone} sees them ({@code null}: the
+	 * flat view), empty when it is not registered; completed at once when this node
+	 * follows the service, failed when its state cannot be loaded.
 	 */
-	CompletableFuture<Optional<ServiceRecords>> records(ServiceName service) {
-		return reads.applied(service).thenApply(state -> state.map(this::rendered));
+	CompletableFuture<Optional<ServiceRecords>> records(ServiceName service, String zone) {
+		return reads.applied(service).thenApply(state -> state.map(s -> rendered(s).of(zone)));
 	}
 
-	private ServiceRecords rendered(InstanceList state) {
-		ServiceRecords held = rendered.get(state.service());
-		if (held != null && held.revision() == state.revision()) {
+	private Rendered rendered(InstanceList state) {
+		Rendered held = rendered.get(state.service());
+		// The same applied state, not only the same revision: after a failover that lost
+		// the last commits, the node applies the database's state afresh, possibly at a
+		// revision it had applied before with other instances.
+		if (held != null && held.state == state) {
 			return held;
 		}
-		ServiceRecords records = ServiceRecords.of(state, domain);
+		Rendered records = new Rendered(state);
 		rendered.put(state.service(), records);
 		return records;
+	}
+
+	/** One state of a service: its flat records, and those of the zones asked for. */
+	private final class Rendered {
+
+		private final InstanceList state;
+
+		private final ServiceRecords flat;
+
+		/** The zones of its instances, by their names in lower case. */
+		private final Map<String, List<String>> zoneNames;
+
+		private final Map<String, ServiceRecords> zones = new ConcurrentHashMap<>();
+
+		Rendered(InstanceList state) {
+			this.state = state;
+			this.flat = ServiceRecords.of(state, state, domain);
+			this.zoneNames = state.instances()
+				.stream()
+				.map(InstanceView::zone)
+				.filter(Objects::nonNull)
+				.distinct()
+				.collect(Collectors.groupingBy(zone -> zone.toLowerCase(Locale.ROOT)));
+		}
+
+		ServiceRecords of(String asked) {
+			String zone = asked == null || state.locality() == null ? null : zoneOf(asked);
+			if (zone == null) {
+				return flat;
+			}
+			return zones.computeIfAbsent(zone, z -> ServiceRecords.of(state, ZoneView.of(state, z), domain));
+		}
+
+		/**
+		 * The instances' zone that a name asks for: the one spelt as asked, else the one
+		 * that differs only in case (DNS names compare without case, and a resolver on
+		 * the way may change it); {@code null} when none or several are.
+		 */
+		private String zoneOf(String asked) {
+			List<String> alike = zoneNames.getOrDefault(asked.toLowerCase(Locale.ROOT), List.of());
+			if (alike.contains(asked)) {
+				return asked;
+			}
+			return alike.size() == 1 ? alike.getFirst() : null;
+		}
+
 	}
 
 }

@@ -128,7 +128,7 @@ final class Responder {
 		}
 		// A copy times out, not the load itself: every other query for the name waits on
 		// it too. Null inside when it did not come in time.
-		return view.records(asked.service())
+		return view.records(asked.service(), asked.zone())
 			.copy()
 			.completeOnTimeout(null, firstAnswerMillis, TimeUnit.MILLISECONDS)
 			.handle((records, failure) -> records == null ? write(reply(query, Rcode.SERVFAIL), transport, query)

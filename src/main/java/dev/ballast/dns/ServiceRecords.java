@@ -27,7 +27,9 @@ import org.xbill.DNS.TextParseException;
  * routable, with its SRV weight from {@link SrvWeights}, or when it drains at effective
  * weight 0 (draining or drained, lease current), with SRV weight 0, so that HAProxy keeps
  * its slot and stops sending it new traffic rather than cutting it; any other instance at
- * effective weight 0 (maintenance, expired lease, weight 0) is left out.
+ * effective weight 0 (maintenance, expired lease, weight 0) is left out. A zone's name
+ * ({@code _<service>._tcp.<zone>.service}) lists the same instances with the zone's
+ * weights.
  *
  * <p>
  * The SRV target of an instance registered with an IP address is
@@ -86,8 +88,17 @@ record ServiceRecords(long revision, List<Entry> listed, Map<String, Entry> byLa
 
 	}
 
-	static ServiceRecords of(InstanceList list, Name domain) {
-		int largest = list.instances()
+	/**
+	 * The records of {@code list} with the weights of {@code view}: the list itself for
+	 * the flat view, or its view for one zone ({@link dev.ballast.instance.ZoneView}),
+	 * the same instances in the same order. A zone's records list the same instances as
+	 * the flat ones: an instance the zone's view gives no traffic (one of another zone,
+	 * most of the time) is listed with SRV weight 0, as a drained one, so that HAProxy
+	 * keeps its slot and only stops sending it new requests when a zone stops spilling
+	 * over.
+	 */
+	static ServiceRecords of(InstanceList list, InstanceList view, Name domain) {
+		int largest = view.instances()
 			.stream()
 			.filter(InstanceView::routable)
 			.mapToInt(instance -> instance.effectiveWeight().value())
@@ -96,12 +107,13 @@ record ServiceRecords(long revision, List<Entry> listed, Map<String, Entry> byLa
 		Name service = child(domain, list.service(), Asked.INSTANCE);
 		List<Entry> listed = new ArrayList<>();
 		Map<String, Entry> byLabel = new LinkedHashMap<>();
-		for (InstanceView instance : list.instances()) {
-			boolean routable = instance.routable();
-			if (!routable && !drainingAtZero(instance)) {
+		for (int i = 0; i < list.instances().size(); i++) {
+			InstanceView instance = list.instances().get(i);
+			if (!instance.routable() && !drainingAtZero(instance)) {
 				continue;
 			}
-			int weight = routable ? SrvWeights.srvWeight(instance.effectiveWeight().value(), largest) : 0;
+			InstanceView seen = view.instances().get(i);
+			int weight = seen.routable() ? SrvWeights.srvWeight(seen.effectiveWeight().value(), largest) : 0;
 			Optional<InetAddress> address = literal(instance.address());
 			if (address.isPresent()) {
 				String label = label(instance.id());

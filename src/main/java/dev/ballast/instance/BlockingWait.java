@@ -19,4 +19,16 @@ import org.springframework.web.context.request.async.DeferredResult;
  */
 public record BlockingWait(ServiceName service, String subscriber, Predicate<InstanceList> ready,
 		Consumer<InstanceList> answer, Runnable unchanged, DeferredResult<?> result) {
+
+	/**
+	 * Ready once the service's revision is another than that of {@code seen}, the state
+	 * the query found unchanged. Usually a later one; an earlier one when a failover lost
+	 * the last commits and this node loaded the database's state afresh: the client is
+	 * answered at once with it rather than left waiting for a revision that is no longer
+	 * coming.
+	 */
+	public static Predicate<InstanceList> movedFrom(InstanceList seen) {
+		return state -> state.revision() != seen.revision();
+	}
+
 }

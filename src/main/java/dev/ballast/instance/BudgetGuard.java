@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.ballast.database.Synchronizations;
 import dev.ballast.web.GuardBreachException;
 import dev.ballast.weight.MaxUnroutable;
 import dev.ballast.weight.UnroutableBudget;
@@ -59,7 +60,7 @@ class BudgetGuard {
 			throw new GuardBreachException(detail, figures(found.get()));
 		}
 		// Counted and logged once the write commits: a grouped write may run twice.
-		GroupCommit.afterCommit(() -> {
+		Synchronizations.afterCommit(() -> {
 			Counter.builder("ballast.guard.forced")
 				.description("Operator actions that overrode the unroutable budget with force")
 				.tag("service", name)

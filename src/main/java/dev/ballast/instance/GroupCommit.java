@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import dev.ballast.database.CommitBatch;
+import dev.ballast.database.CommitUnconfirmedException;
 import dev.ballast.database.RolledBack;
+import dev.ballast.database.Synchronizations;
 import dev.ballast.web.OutcomeUnknownException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -54,7 +56,7 @@ import org.springframework.web.context.request.RequestContextHolder;
  * again in a new transaction: they see what they saw before, less the refused write,
  * which changed nothing. Refusals are rare; the common group commits at the first
  * attempt. Work a write does outside the transaction (a counter, a log line) therefore
- * goes through {@link #afterCommit}.
+ * goes through {@link Synchronizations#afterCommit(Runnable)}.
  * <p>
  * When PostgreSQL rolls the group's transaction back to end a collision with another
  * transaction (a deadlock or a serialization failure, {@link RolledBack#collision}), no
@@ -152,20 +154,6 @@ class GroupCommit implements SmartLifecycle {
 		return write.outcome(settings.commitWait());
 	}
 
-	/**
-	 * Runs {@code action} once the current transaction commits, or at once outside one:
-	 * for what a write does beside the database, which a write that runs again must not
-	 * do twice.
-	 */
-	static void afterCommit(Runnable action) {
-		if (TransactionSynchronizationManager.isSynchronizationActive()) {
-			TransactionSynchronizationManager.registerSynchronization(new AfterCommit(action));
-		}
-		else {
-			action.run();
-		}
-	}
-
 	private void commitLoop() {
 		List<Write<?>> taken = new ArrayList<>(settings.maxGroup());
 		while (running || !queue.isEmpty()) {
@@ -234,6 +222,12 @@ class GroupCommit implements SmartLifecycle {
 					continue;
 				}
 				pending.forEach(write -> write.fail(attempt.failed == write ? attempt.failure : ex));
+				return;
+			}
+			catch (CommitUnconfirmedException ex) {
+				// The group may have committed: no write of it runs again, and none is
+				// answered as written or as not written.
+				pending.forEach(write -> write.fail(OutcomeUnknownException.of(ex)));
 				return;
 			}
 			catch (RuntimeException ex) {
@@ -437,16 +431,6 @@ class GroupCommit implements SmartLifecycle {
 				Thread.currentThread().interrupt();
 				throw giveUp("interrupted while waiting for the write to commit");
 			}
-		}
-
-	}
-
-	private record AfterCommit(
-			Runnable action) implements org.springframework.transaction.support.TransactionSynchronization {
-
-		@Override
-		public void afterCommit() {
-			action.run();
 		}
 
 	}

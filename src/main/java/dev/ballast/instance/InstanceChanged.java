@@ -3,8 +3,8 @@ package dev.ballast.instance;
 import java.time.Instant;
 
 /**
- * An instance write, told to every {@link InstanceChanges} inside its transaction, after
- * the service revision was bumped; what writes in the same transaction (the change log)
+ * An instance write, told to every {@link Changed} inside its transaction, after the
+ * service revision was bumped; what writes in the same transaction (the change log)
  * commits or rolls back with the change.
  *
  * @param service the service

@@ -60,7 +60,7 @@ class InstanceReads {
 		}
 		// During an outage the query still waits, on memory: answered at once, stale, a
 		// herd of pollers would ask again at once.
-		blocking.await(new BlockingWait(name, polling, state -> state.revision() > now.revision(),
+		blocking.await(new BlockingWait(name, polling, BlockingWait.movedFrom(now),
 				state -> result.setResult(listed(name, polling, state, false, tags, zone)),
 				() -> result.setResult(listed(name, polling, now, !reachability.reachable(), tags, zone)), result));
 		return result;

@@ -265,9 +265,7 @@ class InstanceStore {
 	 */
 	long upsertAtNextRevision(Instance instance) {
 		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
-		return jdbc.sql("""
-				WITH next AS (UPDATE service SET revision = revision + 1, updated_at = now() WHERE name = ?
-				              RETURNING revision)
+		return jdbc.sql("WITH next AS (" + ServiceStore.NEXT_REVISION + ")\n" + """
 				INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
 				                      mode_reason, mode_until, unconfirmed_subscribers, health, ejected,
 				                      metadata, tags, lease_ttl_seconds, last_renewed_at, registered_at, revision)
@@ -306,9 +304,8 @@ class InstanceStore {
 	 * @return the revision of the removal
 	 */
 	long deleteAtNextRevision(ServiceName service, InstanceId id) {
-		return jdbc.sql("""
-				WITH gone AS (DELETE FROM instance WHERE service = ? AND id = ?)
-				UPDATE service SET revision = revision + 1, updated_at = now() WHERE name = ? RETURNING revision""")
+		return jdbc
+			.sql("WITH gone AS (DELETE FROM instance WHERE service = ? AND id = ?)\n" + ServiceStore.NEXT_REVISION)
 			.params(service.value(), id.value(), service.value())
 			.query(Long.class)
 			.single();

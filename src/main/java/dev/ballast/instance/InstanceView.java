@@ -25,9 +25,12 @@ public record InstanceView(@Schema(example = "payments") String service, @Schema
 		@Schema(description = "effectiveWeight > 0 and the instance may receive traffic") boolean routable, Mode mode,
 		@Schema(description = "The operator's reason for maintenance; absent otherwise",
 				example = "kernel upgrade") @JsonInclude(JsonInclude.Include.NON_NULL) String modeReason,
-		@Schema(description = "When the registry ends the maintenance by itself; absent when it does not") @JsonInclude(JsonInclude.Include.NON_NULL) Instant modeUntil,
-		@Schema(description = "Live subscribers that had not confirmed weight 0 when the drain's confirmation "
-				+ "timed out; absent when every one confirmed") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> unconfirmedSubscribers,
+		@Schema(description = "When the registry ends the mode by itself: the end of maintenance, or while DRAINING "
+				+ "the time the drain completes at the latest (ballast.drain.confirm-timeout after its weight reaches 0); "
+				+ "absent when it does not") @JsonInclude(JsonInclude.Include.NON_NULL) Instant modeUntil,
+		@Schema(description = "While DRAINING: the live subscribers that have not yet acknowledged weight 0, which "
+				+ "the drain waits for until modeUntil. Once DRAINED: those that had not when the confirmation timed "
+				+ "out. Absent when there are none") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> unconfirmedSubscribers,
 		Health health, @Schema(example = "{\"version\":\"2.4.1\"}") Map<String, String> metadata,
 		@ArraySchema(schema = @Schema(minLength = 1, maxLength = Tags.MAX_LENGTH), maxItems = Tags.MAX_TAGS,
 				uniqueItems = true,

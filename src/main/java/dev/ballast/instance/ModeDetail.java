@@ -4,13 +4,14 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Why an instance is in its mode, when that ends, and for a completed drain which
- * subscribers never confirmed it.
+ * Why an instance is in its mode, until when, and which subscribers a drain waits for.
  *
  * @param reason the operator's reason for maintenance, or null
- * @param until when the registry ends the maintenance by itself, or null
- * @param unconfirmedSubscribers live subscribers that had not acknowledged weight 0 when
- * the drain's confirmation timed out; empty otherwise
+ * @param until when the registry ends the mode by itself: the end of maintenance, or the
+ * time a drain completes at the latest (its confirmation timeout); null when it does not
+ * @param unconfirmedSubscribers while DRAINING, the subscribers that have not yet
+ * acknowledged weight 0, which the drain waits for until {@code until}; once DRAINED,
+ * those that had not when the confirmation timed out; empty otherwise
  */
 public record ModeDetail(String reason, Instant until, List<String> unconfirmedSubscribers) {
 
@@ -23,6 +24,14 @@ public record ModeDetail(String reason, Instant until, List<String> unconfirmedS
 
 	public static ModeDetail maintenance(String reason, Instant until) {
 		return new ModeDetail(reason, until, List.of());
+	}
+
+	/**
+	 * A drain waiting for {@code subscribers} to acknowledge weight 0, at most until
+	 * {@code deadline}; null when it waits for nobody.
+	 */
+	public static ModeDetail awaiting(List<String> subscribers, Instant deadline) {
+		return subscribers.isEmpty() ? null : new ModeDetail(null, deadline, subscribers);
 	}
 
 	public static ModeDetail unconfirmed(List<String> subscribers) {

@@ -3,7 +3,7 @@ package dev.ballast.instance;
 import java.time.Instant;
 
 /**
- * Published inside the transaction that changed a service's settings.
+ * Told to every {@link Changed} inside the transaction that changed a service's settings.
  *
  * @param service the service
  * @param revision the new service revision

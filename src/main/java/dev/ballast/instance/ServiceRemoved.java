@@ -3,8 +3,9 @@ package dev.ballast.instance;
 import java.time.Instant;
 
 /**
- * Published inside the transaction that removed a service, after its instances' removals:
- * the last revision of the service under this name until it is registered again.
+ * Told to every {@link Changed} inside the transaction that removed a service, after its
+ * instances' removals: the last revision of the service under this name until it is
+ * registered again.
  *
  * @param service the service
  * @param revision the revision of the removal

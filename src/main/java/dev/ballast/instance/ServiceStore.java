@@ -130,13 +130,17 @@ class ServiceStore {
 			.list();
 	}
 
+	/**
+	 * The statement that hands out a locked service's next revision (its one parameter
+	 * the service's name), answering it: every revision spent by a statement is spent by
+	 * this one, alone or as part of a statement that stores the change under it.
+	 */
+	static final String NEXT_REVISION = "UPDATE service SET revision = revision + 1, updated_at = now() WHERE name = ? "
+			+ "RETURNING revision";
+
 	/** Hands out the next revision of a locked service. */
 	long nextRevision(ServiceName name) {
-		return jdbc
-			.sql("UPDATE service SET revision = revision + 1, updated_at = now() WHERE name = ? RETURNING revision")
-			.param(name.value())
-			.query(Long.class)
-			.single();
+		return jdbc.sql(NEXT_REVISION).param(name.value()).query(Long.class).single();
 	}
 
 	/**
@@ -173,28 +177,39 @@ class ServiceStore {
 				SELECT s.name, s.revision, s.max_unroutable_percent, s.max_unroutable_count, s.weight_policy,
 				       count(i.id) AS instances,
 				       count(i.id) FILTER (WHERE i.effective_weight > 0) AS routable,
+				       count(i.id) FILTER (WHERE i.health = 'PASSING') AS passing,
+				       count(i.id) FILTER (WHERE i.health = 'CRITICAL') AS critical,
+				       count(i.id) FILTER (WHERE i.health = 'CRITICAL' AND NOT i.ejected) AS held,
+				       count(i.id) FILTER (WHERE i.ejected) AS ejected,
+				       count(i.id) FILTER (WHERE i.mode = 'DRAINING') AS draining,
+				       count(i.id) FILTER (WHERE i.mode = 'DRAINED') AS drained,
+				       count(i.id) FILTER (WHERE i.mode = 'MAINTENANCE') AS maintenance,
 				       coalesce(sum(i.effective_weight), 0) AS total_effective_weight,
 				       %1$s AS nominal_weight,
 				       %1$s - coalesce(sum(i.nominal_weight) FILTER (WHERE NOT %2$s), 0) AS unroutable_weight,
 				       (SELECT r.id FROM release r
-				         WHERE r.service = s.name AND r.state IN ('ACTIVE', 'PAUSED')) AS release_under_way
+				         WHERE r.service = s.name AND r.state IN ('ACTIVE', 'PAUSED')) AS release_under_way,
+				       ARRAY(SELECT DISTINCT t.tag COLLATE "C" FROM instance t_i, unnest(t_i.tags) AS t(tag)
+				              WHERE t_i.service = s.name ORDER BY 1) AS tags
 				  FROM service s LEFT JOIN instance i ON i.service = s.name
 				 GROUP BY s.name, s.revision, s.max_unroutable_percent, s.max_unroutable_count, s.weight_policy
 				 ORDER BY s.name""".formatted(BASE.formatted("s.name"), HELD_OUT))
 			.params(Timestamp.from(clock.instant()), Timestamp.from(clock.instant()))
 			.query((rs, row) -> new ServiceSummary(rs.getString("name"), rs.getInt("instances"), rs.getInt("routable"),
+					rs.getInt("passing"), rs.getInt("critical"), rs.getInt("held"), rs.getInt("ejected"),
+					rs.getInt("draining"), rs.getInt("drained"), rs.getInt("maintenance"),
 					rs.getLong("total_effective_weight"), rs.getLong("revision"), rs.getLong("nominal_weight"),
 					rs.getLong("unroutable_weight"), maxUnroutable(rs, "").toString(),
 					rs.getInt("max_unroutable_percent"), WeightPolicy.valueOf(rs.getString("weight_policy")),
-					rs.getObject("release_under_way", Long.class)))
+					List.of((String[]) rs.getArray("tags").getArray()), rs.getObject("release_under_way", Long.class)))
 			.list();
 	}
 
 	/**
 	 * Every tag the instances of each service carry, once each, sorted by code point (the
 	 * C collation, as Go sorts strings, whatever the database's collation); services
-	 * whose instances carry none are left out. A query of its own rather than a column of
-	 * {@link #summaries()}: it reads every tag, which only the Consul catalog asks for.
+	 * whose instances carry none are left out. The Consul catalog's answer; the service
+	 * list carries the same tags in {@link #summaries()}.
 	 */
 	Map<String, List<String>> tags() {
 		Map<String, List<String>> tags = new TreeMap<>();

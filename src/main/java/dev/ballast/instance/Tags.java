@@ -24,6 +24,9 @@ import dev.ballast.web.InvalidRequestException;
  * character). A tag sent twice is kept once, at its first place: tags are a set to every
  * query (Consul answers the same for {@code ["a","a"]} as for {@code ["a"]}), so nothing
  * is lost, and a Consul client that repeats a tag is not refused where Consul accepts it.
+ * Tags under {@value #RESERVED} are refused, as such metadata keys are: they are
+ * Ballast's words in queries ({@code ballast.zone=<zone>} asks a Consul read for a zone's
+ * view), and an instance carrying one would make a query mean two things.
  *
  * @param values the tags, distinct, in the order received
  */
@@ -34,6 +37,9 @@ public record Tags(List<String> values) {
 	public static final int MAX_LENGTH = 128;
 
 	public static final Tags NONE = new Tags(List.of());
+
+	/** The prefix, compared without case, of the tags Ballast keeps for its own words. */
+	public static final String RESERVED = "ballast.";
 
 	/** Refusals named at most: a body of thousands of bad tags gets a short answer. */
 	private static final int MAX_NAMED = 8;
@@ -88,7 +94,15 @@ public record Tags(List<String> values) {
 						.collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
 						.toString()));
 		}
+		if (reserved(tag)) {
+			return "tags under \"%s\" are reserved for queries; got %s".formatted(RESERVED, ServiceName.quote(tag));
+		}
 		return null;
+	}
+
+	/** Whether {@code tag} is one of Ballast's words rather than a label. */
+	public static boolean reserved(String tag) {
+		return tag.regionMatches(true, 0, RESERVED, 0, RESERVED.length());
 	}
 
 	private static boolean unprintable(int codePoint) {

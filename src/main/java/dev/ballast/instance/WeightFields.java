@@ -2,6 +2,7 @@ package dev.ballast.instance;
 
 import java.util.List;
 
+import dev.ballast.database.Synchronizations;
 import dev.ballast.web.InvalidRequestException;
 import dev.ballast.weight.Weight;
 import dev.ballast.weight.WeightReader;
@@ -45,7 +46,7 @@ class WeightFields {
 			case WeightReading.Normalized converted -> {
 				// Counted and logged once the write commits: a grouped write may run
 				// twice.
-				GroupCommit.afterCommit(() -> {
+				Synchronizations.afterCommit(() -> {
 					log.info("Normalized {} of {} in service {} from {} to the integer {}", pointer, subject,
 							settings.name(), converted.received(), converted.weight().value());
 					counter(settings.name()).increment();

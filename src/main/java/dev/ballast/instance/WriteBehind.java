@@ -66,7 +66,7 @@ class WriteBehind {
 	}
 
 	/** One transaction's rows. */
-	static final class Rows implements TransactionSynchronization {
+	static final class Rows implements TransactionSynchronization, RowAccess {
 
 		private final WriteBehind owner;
 
@@ -105,8 +105,105 @@ class WriteBehind {
 			read.put(new Key(service, id), Optional.ofNullable(instance));
 		}
 
-		/** Hands out a locked service's next revision. */
-		long nextRevision(ServiceName name) {
+		@Override
+		public Optional<ServiceSettings> lockService(ServiceName name) {
+			ServiceSettings kept = services.get(name);
+			if (kept != null) {
+				return Optional.of(kept);
+			}
+			write();
+			Optional<ServiceSettings> locked = owner.services.lock(name);
+			locked.ifPresent(this::locked);
+			return locked;
+		}
+
+		@Override
+		public ServiceSettings lockOrCreateService(ServiceName name) {
+			ServiceSettings kept = services.get(name);
+			if (kept != null) {
+				return kept;
+			}
+			write();
+			ServiceSettings locked = owner.services.lockOrCreate(name);
+			locked(locked);
+			return locked;
+		}
+
+		@Override
+		public Optional<InstanceStore.ServiceWithInstance> lockWithInstance(ServiceName service, InstanceId id) {
+			ServiceSettings kept = services.get(service);
+			Optional<Instance> instance = read.get(new Key(service, id));
+			if (kept != null && instance != null) {
+				return Optional.of(new InstanceStore.ServiceWithInstance(kept, instance));
+			}
+			write();
+			Optional<InstanceStore.ServiceWithInstance> locked = owner.instances.lockWithService(service, id);
+			locked.ifPresent(both -> {
+				locked(both.settings());
+				locked(service, id, both.instance().orElse(null));
+			});
+			return locked;
+		}
+
+		@Override
+		public Optional<Instance> lockInstance(ServiceName service, InstanceId id) {
+			Optional<Instance> kept = read.get(new Key(service, id));
+			if (kept != null) {
+				return kept;
+			}
+			write();
+			Optional<Instance> locked = owner.instances.lock(service, id);
+			locked(service, id, locked.orElse(null));
+			return locked;
+		}
+
+		@Override
+		public List<Instance> lockAll(ServiceName service) {
+			write();
+			List<Instance> locked = owner.instances.lockAll(service);
+			locked.forEach(instance -> locked(service, instance.id(), instance));
+			return locked;
+		}
+
+		@Override
+		public void flush() {
+			write();
+		}
+
+		@Override
+		public Instance save(Instance changed) {
+			Instance stored = changed.withRevision(spendRevision(changed.service()));
+			put(stored);
+			return stored;
+		}
+
+		@Override
+		public void renew(Instance renewed) {
+			put(renewed);
+		}
+
+		@Override
+		public long remove(ServiceName service, InstanceId id) {
+			long revision = spendRevision(service);
+			Key key = new Key(service, id);
+			changed.put(key, Optional.empty());
+			read.put(key, Optional.empty());
+			return revision;
+		}
+
+		@Override
+		public long nextRevision(ServiceName name) {
+			write();
+			return owner.services.nextRevision(name);
+		}
+
+		@Override
+		public void updated(ServiceSettings settings) {
+			services.put(settings.name(), settings);
+		}
+
+		/** Hands out a locked service's next revision, written with the rows. */
+		private long spendRevision(ServiceName name) {
 			ServiceSettings settings = services.get(name);
 			long revision = settings.revision() + 1;
 			services.put(name, settings.withRevision(revision));
@@ -115,7 +212,7 @@ class WriteBehind {
 		}
 
 		/** Stores an instance, as locked and read. */
-		void put(Instance instance) {
+		private void put(Instance instance) {
 			Key key = new Key(instance.service(), instance.id());
 			Optional<Instance> pending = changed.get(key);
 			if (pending != null && pending.isEmpty()) {
@@ -125,18 +222,11 @@ class WriteBehind {
 			read.put(key, Optional.of(instance));
 		}
 
-		/** Removes an instance. */
-		void remove(ServiceName service, InstanceId id) {
-			Key key = new Key(service, id);
-			changed.put(key, Optional.empty());
-			read.put(key, Optional.empty());
-		}
-
 		/**
 		 * Writes what is pending, with everything else the transaction appended, for a
 		 * read or a statement of its own that must see it.
 		 */
-		void write() {
+		private void write() {
 			if (!changed.isEmpty() || !revisions.isEmpty()) {
 				changed.forEach((key, row) -> row.ifPresentOrElse(owner.instances::appendUpsert,
 						() -> owner.instances.appendDelete(key.service(), key.id())));
@@ -145,11 +235,6 @@ class WriteBehind {
 				revisions.clear();
 			}
 			owner.batch.flush();
-		}
-
-		/** After a statement of the transaction's own changed a service row. */
-		void updated(ServiceSettings settings) {
-			services.put(settings.name(), settings);
 		}
 
 		@Override

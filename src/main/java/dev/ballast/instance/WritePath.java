@@ -8,11 +8,11 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 import dev.ballast.audit.AuditTrail;
+import dev.ballast.database.Synchronizations;
 import dev.ballast.web.ConflictException;
 import dev.ballast.web.NotFoundException;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.IllegalTransactionStateException;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -35,12 +35,10 @@ public class WritePath {
 
 	private final BudgetGuard guard;
 
-	private final ApplicationEventPublisher events;
-
-	private final ObjectProvider<InstanceChanges> changeFollowers;
+	private final ObjectProvider<Changed> changeFollowers;
 
 	/** Resolved at the first write: they depend on beans that depend on this one. */
-	private volatile List<InstanceChanges> followers;
+	private volatile List<Changed> followers;
 
 	private final AuditTrail audit;
 
@@ -50,13 +48,16 @@ public class WritePath {
 
 	private final WriteBehind behind;
 
+	private final RowStatements statements;
+
 	private final CapacityPeaks peaks;
 
 	private final GuardSettings guardSettings;
 
-	WritePath(ServiceStore services, InstanceStore instances, BudgetGuard guard, ApplicationEventPublisher events,
-			ObjectProvider<InstanceChanges> changeFollowers, AuditTrail audit, Clock clock, GroupCommit groups,
-			WriteBehind behind, CapacityPeaks peaks, GuardSettings guardSettings) {
+	WritePath(ServiceStore services, InstanceStore instances, BudgetGuard guard,
+			ObjectProvider<Changed> changeFollowers, AuditTrail audit, Clock clock, GroupCommit groups,
+			WriteBehind behind, RowStatements statements, CapacityPeaks peaks, GuardSettings guardSettings) {
+		this.statements = statements;
 		this.peaks = peaks;
 		this.guardSettings = guardSettings;
 		this.changeFollowers = changeFollowers;
@@ -65,7 +66,6 @@ public class WritePath {
 		this.services = services;
 		this.instances = instances;
 		this.guard = guard;
-		this.events = events;
 		this.audit = audit;
 		this.clock = clock;
 	}
@@ -75,9 +75,9 @@ public class WritePath {
 	 * with the writes of other requests that arrive meanwhile, and returns once it has
 	 * committed: many writes, one commit (see {@link GroupCommit}). The write must lock
 	 * {@code service} first, touch nothing outside the transaction but through
-	 * {@link GroupCommit#afterCommit}, and may run more than once (when a write of its
-	 * group is refused, the others run again without it). Inside a transaction it just
-	 * runs in it.
+	 * {@link Synchronizations#afterCommit(Runnable)}, and may run more than once (when a
+	 * write of its group is refused, the others run again without it). Inside a
+	 * transaction it just runs in it.
 	 */
 	<T> T grouped(ServiceName service, InstanceId id, Supplier<T> write) {
 		return groups.run(service, id, write);
@@ -99,31 +99,13 @@ public class WritePath {
 	 */
 	public Optional<LockedService> lockIfPresent(ServiceName service) {
 		requireTransaction();
-		WriteBehind.Rows group = behind.current();
-		if (group != null && group.service(service) != null) {
-			return Optional.of(new LockedService(this, group.service(service)));
-		}
-		written(group);
-		Optional<ServiceSettings> locked = services.lock(service);
-		if (group != null) {
-			locked.ifPresent(group::locked);
-		}
-		return locked.map(settings -> new LockedService(this, settings));
+		return rows().lockService(service).map(settings -> new LockedService(this, settings));
 	}
 
 	/** Like {@link #lock}, creating the service with default settings if it is new. */
 	LockedService lockOrCreate(ServiceName service) {
 		requireTransaction();
-		WriteBehind.Rows group = behind.current();
-		if (group != null && group.service(service) != null) {
-			return new LockedService(this, group.service(service));
-		}
-		written(group);
-		ServiceSettings locked = services.lockOrCreate(service);
-		if (group != null) {
-			group.locked(locked);
-		}
-		return new LockedService(this, locked);
+		return new LockedService(this, rows().lockOrCreateService(service));
 	}
 
 	/**
@@ -132,18 +114,7 @@ public class WritePath {
 	 */
 	LockedService lockOrCreate(ServiceName service, InstanceId id) {
 		requireTransaction();
-		WriteBehind.Rows group = behind.current();
-		if (group != null && group.service(service) != null && group.instance(service, id) != null) {
-			LockedService lockedService = new LockedService(this, group.service(service));
-			lockedService.stored(id, group.instance(service, id).orElse(null));
-			return lockedService;
-		}
-		written(group);
-		return instances.lockWithService(service, id).map(locked -> {
-			if (group != null) {
-				group.locked(locked.settings());
-				group.locked(service, id, locked.instance().orElse(null));
-			}
+		return rows().lockWithInstance(service, id).map(locked -> {
 			LockedService lockedService = new LockedService(this, locked.settings());
 			lockedService.stored(id, locked.instance().orElse(null));
 			return lockedService;
@@ -160,7 +131,7 @@ public class WritePath {
 	 */
 	void keepIdInOneService(ServiceName service, InstanceId id) {
 		instances.lockId(id);
-		written(behind.current());
+		rows().flush();
 		List<ServiceName> others = instances.servicesHolding(id)
 			.stream()
 			.filter(holder -> !holder.equals(service))
@@ -174,27 +145,21 @@ public class WritePath {
 
 	/** Locks and reads one instance of a locked service. */
 	Optional<Instance> lockInstance(ServiceName service, InstanceId id) {
-		WriteBehind.Rows group = behind.current();
-		if (group != null && group.instance(service, id) != null) {
-			return group.instance(service, id);
-		}
-		written(group);
-		Optional<Instance> locked = instances.lock(service, id);
-		if (group != null) {
-			group.locked(service, id, locked.orElse(null));
-		}
-		return locked;
+		return rows().lockInstance(service, id);
 	}
 
 	/** Locks and reads every instance of a locked service, sorted by id. */
 	List<Instance> lockAll(ServiceName service) {
-		WriteBehind.Rows group = behind.current();
-		written(group);
-		List<Instance> locked = instances.lockAll(service);
-		if (group != null) {
-			locked.forEach(instance -> group.locked(service, instance.id(), instance));
-		}
-		return locked;
+		return rows().lockAll(service);
+	}
+
+	/**
+	 * The current transaction's way to its rows: its group's, kept in memory, or a
+	 * statement each.
+	 */
+	private RowAccess rows() {
+		RowAccess group = behind.current();
+		return group != null ? group : statements;
 	}
 
 	/**
@@ -206,16 +171,6 @@ public class WritePath {
 		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
 			throw new IllegalTransactionStateException("a write locks its service in the caller's transaction; "
 					+ "there is none (write through grouped, or in a transaction)");
-		}
-	}
-
-	/**
-	 * Writes what a group's transaction keeps in memory before a statement that must see
-	 * it.
-	 */
-	private static void written(WriteBehind.Rows group) {
-		if (group != null) {
-			group.write();
 		}
 	}
 
@@ -249,15 +204,7 @@ public class WritePath {
 
 	/** Stores a changed instance under a new revision and announces it. */
 	Instance save(Instance changed) {
-		WriteBehind.Rows group = behind.current();
-		Instance stored;
-		if (group != null) {
-			stored = changed.withRevision(group.nextRevision(changed.service()));
-			group.put(stored);
-		}
-		else {
-			stored = changed.withRevision(instances.upsertAtNextRevision(changed));
-		}
+		Instance stored = rows().save(changed);
 		changed(new InstanceChanged(stored.service(), stored.revision(), stored.id(), InstanceView.of(stored),
 				clock.instant()));
 		return stored;
@@ -268,38 +215,26 @@ public class WritePath {
 	 * lease times changed.
 	 */
 	void renew(Instance renewed) {
-		WriteBehind.Rows group = behind.current();
-		if (group != null) {
-			group.put(renewed);
-		}
-		else {
-			instances.renew(renewed.service(), renewed.id(), renewed.lastRenewedAt());
-		}
+		rows().renew(renewed);
 	}
 
 	/** Removes an instance under a new revision and announces it. */
 	void remove(Instance instance) {
-		WriteBehind.Rows group = behind.current();
-		long revision;
-		if (group != null) {
-			revision = group.nextRevision(instance.service());
-			group.remove(instance.service(), instance.id());
-		}
-		else {
-			revision = instances.deleteAtNextRevision(instance.service(), instance.id());
-		}
+		long revision = rows().remove(instance.service(), instance.id());
 		changed(new InstanceChanged(instance.service(), revision, instance.id(), null, clock.instant()));
 	}
 
 	private void changed(InstanceChanged change) {
-		List<InstanceChanges> told = followers;
+		followers().forEach(follower -> follower.instance(change));
+	}
+
+	private List<Changed> followers() {
+		List<Changed> told = followers;
 		if (told == null) {
 			told = changeFollowers.orderedStream().toList();
 			followers = told;
 		}
-		for (InstanceChanges follower : told) {
-			follower.changed(change);
-		}
+		return told;
 	}
 
 	/**
@@ -309,24 +244,22 @@ public class WritePath {
 	 * for the name, where a registration under it or a watcher of it starts.
 	 */
 	void remove(LockedService locked) {
-		written(behind.current());
 		ServiceName name = locked.name();
-		long revision = services.nextRevision(name);
+		long revision = rows().nextRevision(name);
 		services.remove(name, revision);
-		events.publishEvent(new ServiceRemoved(name, revision, clock.instant()));
+		ServiceRemoved removal = new ServiceRemoved(name, revision, clock.instant());
+		followers().forEach(follower -> follower.removed(removal));
 	}
 
 	/** Stores changed settings under a new revision and announces them. */
 	ServiceSettings save(ServiceSettings changed) {
-		WriteBehind.Rows group = behind.current();
-		written(group);
-		long revision = services.nextRevision(changed.name());
+		RowAccess rows = rows();
+		long revision = rows.nextRevision(changed.name());
 		ServiceSettings stored = changed.withRevision(revision);
 		services.update(stored);
-		if (group != null) {
-			group.updated(stored);
-		}
-		events.publishEvent(new ServiceChanged(stored.name(), revision, SettingsView.of(stored), clock.instant()));
+		rows.updated(stored);
+		ServiceChanged change = new ServiceChanged(stored.name(), revision, SettingsView.of(stored), clock.instant());
+		followers().forEach(follower -> follower.settings(change));
 		return stored;
 	}
 

@@ -31,11 +31,16 @@ public final class ZoneView {
 	 * not carry as its zone
 	 */
 	public static String parameter(String zone) {
-		if (zone != null && !ZONE.matcher(zone).matches()) {
+		if (zone != null && !named(zone)) {
 			throw new BadParameterException("zone", "zone must be a zone name matching %s; got %s"
 				.formatted(RegistrationRequest.ZONE_PATTERN, ReceivedValue.describe(StringNode.valueOf(zone))));
 		}
 		return zone;
+	}
+
+	/** Whether {@code zone} is a zone name a registration could carry. */
+	public static boolean named(String zone) {
+		return ZONE.matcher(zone).matches();
 	}
 
 	/** {@code list} as {@code zone} sees it; the list itself without a zone or policy. */

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 import dev.ballast.database.Synchronizations;
 import dev.ballast.instance.Health;
 import dev.ballast.instance.InstanceChanged;
-import dev.ballast.instance.InstanceChanges;
+import dev.ballast.instance.Changed;
 import dev.ballast.instance.InstanceId;
 import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.ServiceName;
@@ -43,7 +43,7 @@ import org.springframework.stereotype.Component;
  * wait on the row locks of its lease extension and expiries.
  */
 @Component
-class Heartbeats implements InstanceChanges {
+class Heartbeats implements Changed {
 
 	private static final Logger log = LoggerFactory.getLogger(Heartbeats.class);
 
@@ -245,7 +245,7 @@ class Heartbeats implements InstanceChanges {
 
 	/** Keeps the cache exact for changes made on this node, once they commit. */
 	@Override
-	public void changed(InstanceChanged change) {
+	public void instance(InstanceChanged change) {
 		Synchronizations.afterCommit(cacheAll, change);
 	}
 

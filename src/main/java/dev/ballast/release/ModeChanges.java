@@ -87,18 +87,21 @@ class ModeChanges {
 		List<Instance> starting = targets.stream()
 			.filter(target -> target.mode() != Mode.DRAINING && target.mode() != Mode.DRAINED)
 			.toList();
-		starting.forEach(target -> changes.put(target, target.inMode(Mode.DRAINING, target.effectiveWeight(), null)));
-		Committed committed = changes.commit();
 		Duration duration = durationSeconds == null ? settings.defaultDrain() : Duration.ofSeconds(durationSeconds);
 		Instant now = clock.instant();
+		// The deadline is fixed now, by the node that took the request, whichever node
+		// later steps the drain; the answer already says it and whom the drain waits for.
+		Instant deadline = now.plus(duration).plus(drain.confirmTimeout());
+		ModeDetail awaiting = starting.isEmpty() ? null : steps.awaiting(service, deadline);
+		starting
+			.forEach(target -> changes.put(target, target.inMode(Mode.DRAINING, target.effectiveWeight(), awaiting)));
+		Committed committed = changes.commit();
 		Map<String, InstanceView> results = new LinkedHashMap<>();
 		targets.forEach(target -> results.put(target.id().value(), InstanceView.of(target)));
 		for (Instance target : starting) {
-			// The deadline is fixed now, by the node that took the request, whichever
-			// node later steps the drain.
 			ScheduledStep step = new ScheduledStep(service.value(), target.id().value(), ScheduledStep.Kind.DRAIN,
-					target.effectiveWeight().value(), now, duration, settings.stepInterval(), null,
-					now.plus(duration).plus(drain.confirmTimeout()), null, now);
+					target.effectiveWeight().value(), now, duration, settings.stepInterval(), null, deadline, null,
+					now);
 			results.put(target.id().value(),
 					InstanceView.of(steps.advance(locked, step, committed.stored(target.id()), now)));
 		}

@@ -51,7 +51,10 @@ class ModeController {
 					Mode DRAINING at once; effectiveWeight ramps down in integer steps (one per ballast.release.step-interval) \
 					to exactly 0 over durationSeconds (default 10), each step a change event. The instance becomes DRAINED when \
 					every live subscriber has acknowledged the revision where its weight reached 0, or after \
-					ballast.drain.confirm-timeout (then unconfirmedSubscribers lists who did not). Refused with 409 when more \
+					ballast.drain.confirm-timeout (then unconfirmedSubscribers lists who did not). Until then the instance, \
+					this answer included, says what the drain waits for: unconfirmedSubscribers lists the subscribers that \
+					have not yet acknowledged weight 0 and modeUntil the time it completes at the latest; both are absent \
+					when no subscriber is live. Refused with 409 when more \
 					than maxUnroutablePercent of the service's (or a zone's) nominal weight would be unroutable, unless force. \
 					Repeating the request on a draining or drained instance returns it unchanged.""",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = false,

@@ -11,6 +11,7 @@ import dev.ballast.instance.Instance;
 import dev.ballast.instance.LockedService;
 import dev.ballast.instance.Mode;
 import dev.ballast.instance.ModeDetail;
+import dev.ballast.instance.ServiceName;
 import dev.ballast.watch.Subscribers;
 import dev.ballast.weight.Ramp;
 import dev.ballast.weight.Weight;
@@ -58,7 +59,8 @@ class ModeSteps {
 		}
 		Ramp ramp = step.ramp(Weight.ZERO);
 		Duration elapsed = step.elapsed(now);
-		Instance stored = store(locked, instance, instance.inMode(Mode.DRAINING, ramp.at(elapsed), instance.detail()));
+		Instance stored = store(locked, instance,
+				instance.inMode(Mode.DRAINING, ramp.at(elapsed), awaiting(instance.service(), step.confirmDeadline())));
 		if (ramp.finished(elapsed)) {
 			List<String> live = subscribers.unconfirmed(instance.service(), stored.revision());
 			return confirm(locked, step.confirming(stored.revision(), live, now), stored, now);
@@ -84,11 +86,22 @@ class ModeSteps {
 		boolean timedOut = !now.isBefore(step.confirmDeadline());
 		if (!waiting.isEmpty() && !timedOut) {
 			schedule.put(step.dueAt(now.plus(drain.confirmCheck())));
-			return instance;
+			// The instance names whom it still waits for, one change per acknowledgement.
+			return store(locked, instance, instance.inMode(Mode.DRAINING, instance.effectiveWeight(),
+					ModeDetail.awaiting(List.copyOf(waiting), step.confirmDeadline())));
 		}
 		schedule.remove(step.service(), step.instanceId());
 		return store(locked, instance,
 				instance.inMode(Mode.DRAINED, Weight.ZERO, ModeDetail.unconfirmed(List.copyOf(waiting))));
+	}
+
+	/**
+	 * What a drain tells while it ramps down: every live subscriber must still
+	 * acknowledge the weight 0 to come, and the drain completes by {@code deadline} at
+	 * the latest; null when no subscriber is live.
+	 */
+	ModeDetail awaiting(ServiceName service, Instant deadline) {
+		return ModeDetail.awaiting(subscribers.live(service), deadline);
 	}
 
 	private Instance warmStep(LockedService locked, ScheduledStep step, Instance instance, Instant now) {

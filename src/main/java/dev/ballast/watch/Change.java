@@ -8,7 +8,7 @@ import dev.ballast.instance.LocalitySetting;
  * then shared by every watcher of the service.
  *
  * @param service the service
- * @param revision its revision
+ * @param position its revision, in the history of the database it was committed in
  * @param kind what changed
  * @param instanceId the instance, for {@link Kind#UPSERT} and {@link Kind#REMOVE}
  * @param instance the instance after an {@link Kind#UPSERT}, otherwise {@code null}
@@ -16,11 +16,21 @@ import dev.ballast.instance.LocalitySetting;
  * @param locality the service's locality policy after a {@link Kind#SERVICE} change
  * ({@code null} when it is off, and for every other kind)
  */
-record Change(String service, long revision, Kind kind, String instanceId, InstanceView instance, String data,
+record Change(String service, Position position, Kind kind, String instanceId, InstanceView instance, String data,
 		LocalitySetting locality) {
 
-	Change(String service, long revision, Kind kind, String instanceId, InstanceView instance, String data) {
-		this(service, revision, kind, instanceId, instance, data, null);
+	Change(String service, Position position, Kind kind, String instanceId, InstanceView instance, String data) {
+		this(service, position, kind, instanceId, instance, data, null);
+	}
+
+	long revision() {
+		return position.revision();
+	}
+
+	/** The same change, known to have been committed in {@code history}. */
+	Change in(long history) {
+		return new Change(service, new Position(position.revision(), history), kind, instanceId, instance, data,
+				locality);
 	}
 
 	enum Kind {

@@ -97,7 +97,7 @@ class ChangeFollower implements SmartLifecycle {
 				Map<String, List<Change>> logged = new HashMap<>();
 				for (String service : watcher.services()) {
 					followed.follow(service, true);
-					Long from = watcher.resumeFrom(service);
+					Position from = watcher.resumeFrom(service);
 					if (from != null) {
 						followed.missed(service, from).ifPresent(changes -> logged.put(service, changes));
 					}

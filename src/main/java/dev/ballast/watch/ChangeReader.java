@@ -52,41 +52,70 @@ class ChangeReader {
 	}
 
 	/**
-	 * A service's instances and revision, from one snapshot of the database.
+	 * A service's instances and revision, from one snapshot of the database, and the
+	 * history of that revision.
 	 * @throws dev.ballast.web.NotFoundException when it is not registered
 	 */
-	InstanceList load(String service) {
-		return queries.load(ServiceName.of(service));
+	LoadedService load(String service) {
+		return stamped(queries.load(ServiceName.of(service)));
 	}
 
 	/**
 	 * Like {@link #load}; a service not registered is empty at the revision its name
 	 * stands at ({@link InstanceQueries#loadOrNone}).
 	 */
-	InstanceList loadOrNone(String service) {
-		return queries.loadOrNone(ServiceName.of(service));
+	LoadedService loadOrNone(String service) {
+		return stamped(queries.loadOrNone(ServiceName.of(service)));
 	}
 
 	/**
-	 * The current revision of each named service that exists, or that was removed (its
-	 * last): a removal whose notification was lost is read at the next catch-up.
+	 * A loaded state with the history of its revision: that of its change-log row, or,
+	 * when the log no longer holds it (pruned, or revision 0), the history the database
+	 * is in now. Either way no other change can have that revision in that history: one
+	 * of a later history never has a revision the database had reached when it began.
 	 */
-	Map<String, Long> revisions(List<String> services) {
-		Map<String, Long> revisions = new HashMap<>();
+	private LoadedService stamped(InstanceList state) {
+		Long history = jdbc.queryForObject(
+				"""
+						SELECT coalesce((SELECT history FROM change_log WHERE service = ? AND revision = ?), ballast_history())""",
+				Long.class, state.service(), state.revision());
+		return new LoadedService(state, new Position(state.revision(), history));
+	}
+
+	/**
+	 * The position of each named service that exists, or that was removed (its last
+	 * revision): a removal whose notification was lost is read at the next catch-up. Its
+	 * history is {@link Position#UNKNOWN} when the log no longer holds that revision.
+	 */
+	Map<String, Position> positions(List<String> services) {
+		Map<String, Position> positions = new HashMap<>();
 		jdbc.query(connection -> {
 			PreparedStatement statement = connection.prepareStatement("""
-					SELECT name, revision FROM service WHERE name = ANY (?)
-					UNION ALL
-					SELECT r.name, r.revision FROM removed_service r
-					 WHERE r.name = ANY (?) AND NOT EXISTS (SELECT 1 FROM service s WHERE s.name = r.name)""");
+					SELECT k.name, k.revision, coalesce(c.history, -1)
+					  FROM (SELECT name, revision FROM service WHERE name = ANY (?)
+					        UNION ALL
+					        SELECT r.name, r.revision FROM removed_service r
+					         WHERE r.name = ANY (?) AND NOT EXISTS (SELECT 1 FROM service s WHERE s.name = r.name)) AS k
+					  LEFT JOIN change_log c ON c.service = k.name AND c.revision = k.revision""");
 			Array names = connection.createArrayOf("text", services.toArray());
 			statement.setArray(1, names);
 			statement.setArray(2, names);
 			return statement;
 		}, (ResultSet rs) -> {
-			revisions.put(rs.getString(1), rs.getLong(2));
+			positions.put(rs.getString(1), new Position(rs.getLong(2), rs.getLong(3)));
 		});
-		return revisions;
+		return positions;
+	}
+
+	/**
+	 * The history the log holds {@code revision} of {@code service} in, or
+	 * {@link Position#UNKNOWN} when it holds no such change (lost in a failover, or
+	 * pruned).
+	 */
+	long history(String service, long revision) {
+		List<Long> found = jdbc.queryForList("SELECT history FROM change_log WHERE service = ? AND revision = ?",
+				Long.class, service, revision);
+		return found.isEmpty() ? Position.UNKNOWN : found.getFirst();
 	}
 
 	/**
@@ -102,7 +131,7 @@ class ChangeReader {
 		}
 		return jdbc.query(connection -> {
 			PreparedStatement statement = connection.prepareStatement("""
-					SELECT c.service, c.revision, c.kind, c.instance_id, c.payload::text
+					SELECT c.service, c.revision, c.history, c.kind, c.instance_id, c.payload::text
 					  FROM unnest(?::text[], ?::bigint[]) AS k(service, after)
 					  JOIN change_log c ON c.service = k.service AND c.revision > k.after
 					 ORDER BY c.service, c.revision
@@ -116,14 +145,15 @@ class ChangeReader {
 	}
 
 	/**
-	 * The changes of one service in {@code (after, upTo]}, as far as the log holds them.
+	 * The changes of one service in {@code [from, upTo]}, as far as the log holds them:
+	 * the first, if held, tells in which history the log holds {@code from}.
 	 */
-	List<Change> between(String service, long after, long upTo) {
+	List<Change> from(String service, long from, long upTo) {
 		return jdbc.query("""
-				SELECT service, revision, kind, instance_id, payload::text
+				SELECT service, revision, history, kind, instance_id, payload::text
 				  FROM change_log
-				 WHERE service = ? AND revision > ? AND revision <= ?
-				 ORDER BY revision""", (rs, row) -> change(rs), service, after, upTo);
+				 WHERE service = ? AND revision >= ? AND revision <= ?
+				 ORDER BY revision""", (rs, row) -> change(rs), service, from, upTo);
 	}
 
 	/**
@@ -137,10 +167,10 @@ class ChangeReader {
 
 	private Change change(ResultSet rs) throws SQLException {
 		String service = rs.getString(1);
-		long revision = rs.getLong(2);
-		Change.Kind kind = Change.Kind.valueOf(rs.getString(3));
-		String instanceId = rs.getString(4);
-		String payload = rs.getString(5);
+		Position revision = new Position(rs.getLong(2), rs.getLong(3));
+		Change.Kind kind = Change.Kind.valueOf(rs.getString(4));
+		String instanceId = rs.getString(5);
+		String payload = rs.getString(6);
 		return switch (kind) {
 			case UPSERT -> {
 				InstanceView instance = json.readValue(payload, InstanceView.class);

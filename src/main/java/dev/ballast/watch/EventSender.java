@@ -35,10 +35,11 @@ class EventSender {
 	/**
 	 * A new stream's first events for one service: exactly the changes it missed since
 	 * the position it resumes from, or a snapshot.
-	 * @param logged the changes after that position read from the log, or {@code null}
+	 * @param logged the change at that position and those after it read from the log, or
+	 * {@code null}
 	 */
 	void initial(Watcher watcher, ServiceFeed feed, List<Change> logged, Function<String, ServiceFeed> feeds) {
-		Long from = watcher.resumeFrom(feed.service());
+		Position from = watcher.resumeFrom(feed.service());
 		// A zone's stream sends whole views, so one that resumes needs only the current.
 		List<Change> missed = from == null || watcher.zone() != null ? null : missedSince(feed, from, logged);
 		if (missed == null) {
@@ -53,26 +54,39 @@ class EventSender {
 
 	/**
 	 * Exactly the changes after {@code from}, from memory or from what was read from the
-	 * log up to this revision; null when neither holds all of them.
+	 * log up to this revision; null when neither holds all of them, or when the change
+	 * they hold at {@code from} is not the one the client had (another history's).
+	 * @param logged the change at {@code from} (none for revision 0) and those after it
 	 */
-	static List<Change> missedSince(ServiceFeed feed, long from, List<Change> logged) {
+	static List<Change> missedSince(ServiceFeed feed, Position from, List<Change> logged) {
 		Optional<List<Change>> held = feed.changesAfter(from);
 		if (held.isPresent()) {
 			return held.get();
 		}
-		if (logged == null || from < 0 || from > feed.revision()) {
+		if (logged == null || from.revision() >= feed.revision()) {
 			return null;
 		}
-		for (int i = 0; i < logged.size(); i++) {
-			if (logged.get(i).revision() != from + 1 + i) {
+		List<Change> after = logged;
+		if (from.revision() > 0) {
+			if (logged.isEmpty() || !logged.getFirst().position().sameAs(from)) {
+				return null;
+			}
+			after = logged.subList(1, logged.size());
+		}
+		for (int i = 0; i < after.size(); i++) {
+			if (after.get(i).revision() != from.revision() + 1 + i) {
 				return null;
 			}
 		}
-		return logged.size() == feed.revision() - from ? logged : null;
+		if (after.size() != feed.revision() - from.revision()
+				|| (!after.isEmpty() && !after.getLast().position().sameAs(feed.position()))) {
+			return null;
+		}
+		return after;
 	}
 
 	void snapshot(Watcher watcher, ServiceFeed feed, Function<String, ServiceFeed> feeds) {
-		watcher.advance(feed.service(), feed.revision());
+		watcher.advance(feed.service(), feed.position());
 		delivered(watcher, feed.service(), feed.revision());
 		String zone = watcher.zone();
 		String data;
@@ -92,7 +106,7 @@ class EventSender {
 	 * Its position moves all the same, so a subscriber's delivered revision keeps up.
 	 */
 	private void zoneChange(Watcher watcher, Change change, Function<String, ServiceFeed> feeds) {
-		watcher.advance(change.service(), change.revision());
+		watcher.advance(change.service(), change.position());
 		delivered(watcher, change.service(), change.revision());
 		ServiceFeed feed = feeds.apply(change.service());
 		if (feed == null || change.revision() != feed.revision()
@@ -112,7 +126,7 @@ class EventSender {
 			zoneChange(watcher, change, feeds);
 			return;
 		}
-		watcher.advance(change.service(), change.revision());
+		watcher.advance(change.service(), change.position());
 		delivered(watcher, change.service(), change.revision());
 		EventFrame frame = singleServiceFrame != null && !watcher.multiplexed() ? singleServiceFrame
 				: EventFrame.of(watcher.eventId(change.service()), change.eventName(), change.data());

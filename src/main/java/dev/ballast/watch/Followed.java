@@ -1,9 +1,9 @@
 package dev.ballast.watch;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * How far this node follows one service: the revision read and handed over, and the
+ * How far this node follows one service: the position read and handed over, and the
  * changes the delivering thread still holds in memory, {@code (heldAfter, revision]}. It
  * keeps them exactly as {@link ServiceFeed} does, from what was handed to it, so that a
  * resuming stream is read from the log only when memory cannot serve it.
@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * The delivering thread also applies this node's own commits straight after they commit,
  * without the log ({@link Streams#committed}); it reports how far it got in
  * {@link #delivered()}, and the reader moves up to there ({@link #catchUpToDelivered})
- * rather than read those changes again. The counter belongs to this following of the
+ * rather than read those changes again. The reference belongs to this following of the
  * service: one followed afresh later gets a new one, so a feed of an earlier following
  * can never move it.
  */
@@ -20,23 +20,28 @@ final class Followed {
 
 	private final int capacity;
 
-	private final AtomicLong delivered = new AtomicLong();
+	private final AtomicReference<Position> delivered = new AtomicReference<>();
 
-	private long revision;
+	private Position position;
 
 	private long heldAfter;
 
 	/** The revision at which it was loaded as not registered, or -1. */
 	private long unregisteredAt = -1;
 
-	Followed(long revision, int capacity) {
+	Followed(Position loaded, int capacity) {
 		this.capacity = capacity;
-		reset(revision);
+		reset(loaded);
 	}
 
 	/** The revision read and handed over. */
 	long revision() {
-		return revision;
+		return position.revision();
+	}
+
+	/** The position read and handed over: its revision and that revision's history. */
+	Position position() {
+		return position;
 	}
 
 	/**
@@ -48,7 +53,7 @@ final class Followed {
 
 	/** It was loaded just now as a service that is not registered. */
 	void markUnregistered() {
-		unregisteredAt = revision;
+		unregisteredAt = position.revision();
 	}
 
 	/**
@@ -56,24 +61,24 @@ final class Followed {
 	 * registration, which would have raised the revision).
 	 */
 	boolean stillUnregistered() {
-		return unregisteredAt >= 0 && revision == unregisteredAt;
+		return unregisteredAt >= 0 && position.revision() == unregisteredAt;
 	}
 
-	/** The revision the delivering thread applied, written by it alone. */
-	AtomicLong delivered() {
+	/** The position the delivering thread applied, written by it alone. */
+	AtomicReference<Position> delivered() {
 		return delivered;
 	}
 
 	/** A state was loaded and handed over, in place of any changes held. */
-	void reset(long loaded) {
-		revision = loaded;
-		heldAfter = loaded;
+	void reset(Position loaded) {
+		position = loaded;
+		heldAfter = loaded.revision();
 	}
 
 	/** The next change was handed over; the oldest held falls out past the capacity. */
-	void applied(long next) {
-		revision = next;
-		heldAfter = Math.max(heldAfter, revision - capacity);
+	void applied(Position next) {
+		position = next;
+		heldAfter = Math.max(heldAfter, next.revision() - capacity);
 	}
 
 	/**
@@ -82,8 +87,8 @@ final class Followed {
 	 * they had been.
 	 */
 	void catchUpToDelivered() {
-		long done = delivered.get();
-		if (done > revision) {
+		Position done = delivered.get();
+		if (done != null && done.revision() > position.revision()) {
 			applied(done);
 		}
 	}

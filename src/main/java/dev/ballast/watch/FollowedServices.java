@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 
-import dev.ballast.instance.InstanceList;
 import dev.ballast.web.NotFoundException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +18,14 @@ import org.slf4j.LoggerFactory;
  * gap, starting over from the state when the log no longer holds a revision. What the
  * delivering thread applied from this node's own commits is not read again. Touched only
  * on the reader thread of {@link ChangeFollower}.
+ *
+ * <p>
+ * A position is a revision in a history of the database ({@link Position}). When the
+ * database no longer holds the position this node stands at (a promoted standby lacked
+ * the last commits: its revision is behind this node's, or the same revision holds
+ * another change, or its next changes come from a history that does not contain this
+ * node's position), the service is loaded afresh and its streams get a snapshot: what
+ * they were sent is no longer the database's history.
  */
 final class FollowedServices {
 
@@ -47,10 +54,10 @@ final class FollowedServices {
 	Followed follow(String service, boolean unregistered) {
 		Followed position = followed.get(service);
 		if (position == null) {
-			InstanceList state;
+			LoadedService loaded;
 			boolean registered = true;
 			try {
-				state = reader.load(service);
+				loaded = reader.load(service);
 			}
 			catch (NotFoundException ex) {
 				if (!unregistered) {
@@ -58,15 +65,15 @@ final class FollowedServices {
 				}
 				// Read again for the revision the name stands at; registered meanwhile,
 				// it is only forgotten sooner, and loaded again when asked for.
-				state = reader.loadOrNone(service);
+				loaded = reader.loadOrNone(service);
 				registered = false;
 			}
-			position = new Followed(state.revision(), settings.recentChanges());
+			position = new Followed(loaded.position(), settings.recentChanges());
 			followed.put(service, position);
 			if (!registered) {
 				position.markUnregistered();
 			}
-			streams.reset(state, position.delivered());
+			streams.reset(loaded, position.delivered(), false);
 		}
 		return position;
 	}
@@ -90,21 +97,23 @@ final class FollowedServices {
 	}
 
 	/**
-	 * The changes after {@code from} read from the log, when the delivering thread will
-	 * no longer hold them in memory; empty when it will, or when {@code from} is not a
-	 * position of this service (then the stream starts with a snapshot).
+	 * The change at {@code from} and those after it read from the log, when the
+	 * delivering thread will not hold them in memory; empty when it will, or when
+	 * {@code from} is not a position of this service (then the stream starts with a
+	 * snapshot).
 	 */
-	Optional<List<Change>> missed(String service, long from) {
+	Optional<List<Change>> missed(String service, Position from) {
 		Followed position = followed.get(service);
 		position.catchUpToDelivered();
-		if (from > position.revision()) {
+		if (from.revision() > position.revision()) {
 			// The client may come from a node that has read further than this one.
 			read(List.of(service));
 		}
-		if (from < 0 || from >= position.heldAfter()) {
+		// Memory holds the changes after heldAfter, and the current revision's history.
+		if (from.revision() > position.heldAfter() || from.revision() == position.revision()) {
 			return Optional.empty();
 		}
-		return Optional.of(reader.between(service, from, position.revision()));
+		return Optional.of(reader.from(service, from.revision(), position.revision()));
 	}
 
 	/** Stops following the services {@code idle} accepts, and tells the streams. */
@@ -119,19 +128,27 @@ final class FollowedServices {
 	}
 
 	/**
-	 * Compares the followed revisions with the database and reads whatever was missed.
+	 * Compares the followed positions with the database and reads whatever was missed;
+	 * loads afresh a service whose position the database no longer holds.
 	 */
 	void catchUp() {
 		if (followed.isEmpty()) {
 			return;
 		}
 		followed.values().forEach(Followed::catchUpToDelivered);
-		Map<String, Long> stored = reader.revisions(new ArrayList<>(followed.keySet()));
-		read(stored.entrySet()
-			.stream()
-			.filter(entry -> entry.getValue() > followed.get(entry.getKey()).revision())
-			.map(Map.Entry::getKey)
-			.toList());
+		Map<String, Position> stored = reader.positions(new ArrayList<>(followed.keySet()));
+		List<String> behind = new ArrayList<>();
+		stored.forEach((service, there) -> {
+			Position here = followed.get(service).position();
+			if (there.revision() > here.revision()) {
+				behind.add(service);
+			}
+			else if (there.revision() < here.revision()
+					|| (there.history() != Position.UNKNOWN && !there.sameAs(here))) {
+				reloadLost(service, here);
+			}
+		});
+		read(behind);
 	}
 
 	/**
@@ -178,13 +195,25 @@ final class FollowedServices {
 		followed.clear();
 	}
 
-	/** Hands over the changes that follow on what was handed over before, in order. */
+	/**
+	 * Hands over the changes that follow on what was handed over before, in order. The
+	 * first from another history than this node's position is checked: that history must
+	 * hold this node's position, else it is not the history this node followed.
+	 */
 	private void handOver(String service, List<Change> changes) {
 		Followed position = followed.get(service);
 		List<Change> next = new ArrayList<>(changes.size());
 		for (Change change : changes) {
 			if (change.revision() <= position.revision()) {
 				continue;
+			}
+			if (change.position().history() != position.position().history() && !position.position()
+				.sameAs(new Position(position.revision(), reader.history(service, position.revision())))) {
+				if (!next.isEmpty()) {
+					streams.apply(service, next);
+				}
+				reloadLost(service, position.position());
+				return;
 			}
 			if (change.revision() != position.revision() + 1) {
 				// A revision in between is gone from the log: start over from the state.
@@ -196,17 +225,31 @@ final class FollowedServices {
 					streams.apply(service, next);
 				}
 				// Removed meanwhile, it is followed as empty: its watchers wait on.
-				InstanceList state = reader.loadOrNone(service);
-				position.reset(state.revision());
-				streams.reset(state, position.delivered());
+				LoadedService loaded = reader.loadOrNone(service);
+				position.reset(loaded.position());
+				streams.reset(loaded, position.delivered(), false);
 				return;
 			}
-			position.applied(change.revision());
+			position.applied(change.position());
 			next.add(change);
 		}
 		if (!next.isEmpty()) {
 			streams.apply(service, next);
 		}
+	}
+
+	/**
+	 * The database does not hold {@code lost}, the position this node stands at: a
+	 * failover lost the changes up to it. The service is followed afresh from its state,
+	 * which replaces the delivering thread's whatever its revision.
+	 */
+	private void reloadLost(String service, Position lost) {
+		log.warn("The database no longer holds revision {} of {} that this node applied (a failover lost it); "
+				+ "reloading its state and sending its watchers a snapshot", lost.id(), service);
+		LoadedService loaded = reader.loadOrNone(service);
+		Followed fresh = new Followed(loaded.position(), settings.recentChanges());
+		followed.put(service, fresh);
+		streams.reset(loaded, fresh.delivered(), true);
 	}
 
 }

@@ -22,7 +22,8 @@ final class QueryParameters {
 
 	private static final Pattern SUBSCRIBER = Pattern.compile(SUBSCRIBER_PATTERN);
 
-	private static final Pattern POSITION = Pattern.compile("([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?):(\\d{1,19})");
+	private static final Pattern POSITION = Pattern
+		.compile("([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?):" + Position.SYNTAX);
 
 	private QueryParameters() {
 	}
@@ -87,29 +88,29 @@ final class QueryParameters {
 
 	/**
 	 * The position a single-service stream resumes from: its last event id is the
-	 * revision. Anything else (absent, garbage, an id of another stream) means starting
-	 * over from a snapshot.
+	 * position ({@link Position#id()}). Anything else (absent, garbage, an id of another
+	 * stream) means starting over from a snapshot.
 	 */
-	static Map<String, Long> resumeOne(String service, String lastEventId) {
-		Long revision = lastEventId == null ? null : revision(lastEventId.strip());
-		return revision == null ? Map.of() : Map.of(service, revision);
+	static Map<String, Position> resumeOne(String service, String lastEventId) {
+		Position position = lastEventId == null ? null : Position.parse(lastEventId.strip());
+		return position == null ? Map.of() : Map.of(service, position);
 	}
 
 	/**
 	 * The positions a multiplexed stream resumes from: its last event id lists
-	 * {@code service:revision} pairs, comma-separated. Pairs that do not parse are left
+	 * {@code service:position} pairs, comma-separated. Pairs that do not parse are left
 	 * out, and those services start over from a snapshot.
 	 */
-	static Map<String, Long> resumeMany(String lastEventId) {
-		Map<String, Long> positions = new LinkedHashMap<>();
+	static Map<String, Position> resumeMany(String lastEventId) {
+		Map<String, Position> positions = new LinkedHashMap<>();
 		if (lastEventId == null) {
 			return positions;
 		}
 		for (String pair : lastEventId.split(",", 256)) {
 			Matcher matcher = POSITION.matcher(pair.strip());
-			Long revision = matcher.matches() ? revision(matcher.group(2)) : null;
-			if (revision != null) {
-				positions.put(matcher.group(1), revision);
+			Position position = matcher.matches() ? Position.of(matcher, 2) : null;
+			if (position != null) {
+				positions.put(matcher.group(1), position);
 			}
 		}
 		return positions;

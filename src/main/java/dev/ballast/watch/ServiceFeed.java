@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.InstanceView;
@@ -32,13 +32,13 @@ final class ServiceFeed {
 
 	private final int recentCapacity;
 
-	private final AtomicLong delivered;
+	private AtomicReference<Position> delivered;
 
 	private final Set<Watcher> watchers = new HashSet<>();
 
 	private final List<Waiter> waiters = new ArrayList<>();
 
-	private long revision;
+	private Position position;
 
 	private LocalitySetting locality;
 
@@ -56,11 +56,10 @@ final class ServiceFeed {
 
 	private final Map<String, String> zoneData = new HashMap<>();
 
-	ServiceFeed(InstanceList loaded, int recentCapacity, AtomicLong delivered) {
-		this.service = loaded.service();
+	ServiceFeed(LoadedService loaded, int recentCapacity, AtomicReference<Position> delivered) {
+		this.service = loaded.state().service();
 		this.recentCapacity = recentCapacity;
-		this.delivered = delivered;
-		reset(loaded);
+		reset(loaded, delivered);
 	}
 
 	String service() {
@@ -68,7 +67,12 @@ final class ServiceFeed {
 	}
 
 	long revision() {
-		return revision;
+		return position.revision();
+	}
+
+	/** The revision applied, in the history it was committed in. */
+	Position position() {
+		return position;
 	}
 
 	/** The instances at the revision this node has applied; safe from any thread. */
@@ -76,14 +80,18 @@ final class ServiceFeed {
 		return current;
 	}
 
-	/** Replaces the state with one read from the database, forgetting recent changes. */
-	void reset(InstanceList loaded) {
+	/**
+	 * Replaces the state with one read from the database, forgetting recent changes.
+	 * @param delivered where the position applied is reported to the reader from now on
+	 */
+	void reset(LoadedService loaded, AtomicReference<Position> delivered) {
 		instances.clear();
-		loaded.instances().forEach(instance -> instances.put(instance.id(), instance));
+		loaded.state().instances().forEach(instance -> instances.put(instance.id(), instance));
 		recent.clear();
-		revision = loaded.revision();
-		locality = loaded.locality();
-		delivered.set(revision);
+		position = loaded.position();
+		locality = loaded.state().locality();
+		this.delivered = delivered;
+		delivered.set(position);
 		publish();
 	}
 
@@ -92,7 +100,7 @@ final class ServiceFeed {
 	 * next revision: some revision in between was not read.
 	 */
 	boolean apply(Change change) {
-		if (change.revision() != revision + 1) {
+		if (change.revision() != position.revision() + 1) {
 			return false;
 		}
 		switch (change.kind()) {
@@ -102,8 +110,8 @@ final class ServiceFeed {
 			// Its instances' removals came first; nothing is left to clear.
 			case DELETE -> instances.clear();
 		}
-		revision = change.revision();
-		delivered.set(revision);
+		position = change.position();
+		delivered.set(position);
 		recent.addLast(change);
 		if (recent.size() > recentCapacity) {
 			recent.removeFirst();
@@ -113,22 +121,41 @@ final class ServiceFeed {
 
 	/** Publishes the applied state to other threads; call once per batch of changes. */
 	void publish() {
-		current = new InstanceList(service, revision, List.copyOf(instances.values()), locality);
+		current = new InstanceList(service, position.revision(), List.copyOf(instances.values()), locality);
 		snapshotData = null;
 		zoneViews.clear();
 		zoneWeights.clear();
 		zoneData.clear();
 	}
 
-	/** The changes after {@code after} if this node still holds all of them. */
-	Optional<List<Change>> changesAfter(long after) {
-		if (after == revision) {
-			return Optional.of(List.of());
+	/**
+	 * The changes after {@code after} if this node holds all of them and {@code after}
+	 * itself, in the same history: empty when it holds them not, or holds another change
+	 * at that revision.
+	 */
+	Optional<List<Change>> changesAfter(Position after) {
+		if (after.revision() == position.revision()) {
+			return after.sameAs(position) ? Optional.of(List.of()) : Optional.empty();
 		}
-		if (after > revision || recent.isEmpty() || recent.getFirst().revision() > after + 1) {
+		if (after.revision() > position.revision() || recent.isEmpty()
+				|| recent.getFirst().revision() > after.revision() + 1) {
 			return Optional.empty();
 		}
-		return Optional.of(recent.stream().filter(change -> change.revision() > after).toList());
+		if (after.revision() > 0 && recent.getFirst().revision() == after.revision() + 1) {
+			// The change at after has fallen out of memory: its history is not known
+			// here.
+			return Optional.empty();
+		}
+		List<Change> missed = new ArrayList<>();
+		for (Change change : recent) {
+			if (change.revision() == after.revision() && !change.position().sameAs(after)) {
+				return Optional.empty();
+			}
+			if (change.revision() > after.revision()) {
+				missed.add(change);
+			}
+		}
+		return Optional.of(missed);
 	}
 
 	/** The JSON of a snapshot at the current revision, rendered once per revision. */

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import dev.ballast.database.DatabaseLost;
@@ -82,7 +82,7 @@ class Streams implements SmartLifecycle {
 			// Every event id of a multiplexed stream carries all positions the client
 			// resumed from, including those of services whose missed changes come later.
 			for (String service : watcher.services()) {
-				Long from = watcher.resumeFrom(service);
+				Position from = watcher.resumeFrom(service);
 				if (from != null) {
 					watcher.advance(service, from);
 				}
@@ -148,23 +148,26 @@ class Streams implements SmartLifecycle {
 	/**
 	 * A service's state as loaded: the start of following it, or a fresh start when the
 	 * log no longer held a revision, after which its watchers get a snapshot.
-	 * @param delivered where the revision applied is reported to the reader
+	 * @param delivered where the position applied is reported to the reader
+	 * @param lost whether the database no longer holds the position the feed stands at (a
+	 * failover lost it): the state replaces the feed's whatever its revision
 	 */
-	void reset(InstanceList state, AtomicLong delivered) {
+	void reset(LoadedService loaded, AtomicReference<Position> delivered, boolean lost) {
+		InstanceList state = loaded.state();
 		thread.execute(() -> {
 			ServiceFeed feed = feeds.get(state.service());
 			if (feed == null) {
-				feeds.put(state.service(), new ServiceFeed(state, settings.recentChanges(), delivered));
+				feeds.put(state.service(), new ServiceFeed(loaded, settings.recentChanges(), delivered));
 				applied.publish(state);
 				return;
 			}
-			if (feed.revision() >= state.revision()) {
+			if (!lost && feed.revision() >= state.revision()) {
 				// This node's own commits took the feed there, each in order: it is
 				// exact at a revision no older than the state read, and its watchers
 				// have missed nothing.
 				return;
 			}
-			feed.reset(state);
+			feed.reset(loaded, delivered);
 			applied.publish(feed.current());
 			StreamWriters.Batch batch = writers.batch();
 			for (Watcher watcher : feed.watchers()) {
@@ -237,7 +240,7 @@ class Streams implements SmartLifecycle {
 		feed.publish();
 		applied.publish(feed.current());
 		List<EventFrame> frames = changes.stream()
-			.map(change -> EventFrame.of(Long.toString(change.revision()), change.eventName(), change.data()))
+			.map(change -> EventFrame.of(change.position().id(), change.eventName(), change.data()))
 			.toList();
 		StreamWriters.Batch batch = writers.batch();
 		for (Watcher watcher : feed.watchers()) {

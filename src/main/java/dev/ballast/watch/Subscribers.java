@@ -153,6 +153,14 @@ public class Subscribers {
 	}
 
 	/**
+	 * The names of the live subscribers of a service: those a drain starting now waits
+	 * for.
+	 */
+	public List<String> live(ServiceName service) {
+		return list(service).subscribers().stream().map(SubscriberView::name).toList();
+	}
+
+	/**
 	 * The live subscribers of a service that have not acknowledged {@code revision} yet:
 	 * what a drain waits for before it is complete.
 	 */

@@ -143,7 +143,10 @@ class WatchController {
 					The `id:` of every event is the position of the whole stream: `service:revision` pairs for each service \
 					delivered so far, sorted by service and comma-separated (`orders:17,payments:42`). Send it back verbatim \
 					as Last-Event-ID to resume every service exactly; a service missing from it starts with a snapshot. A \
-					service that is not registered is watched as an empty one, as in a stream of one service.""")
+					service that is not registered is watched as an empty one, as in a stream of one service. With \
+					`zone`, each service is sent as that zone's view, as on a stream of one service: a `snapshot` of \
+					the service when the stream opens or resumes, and another only when the zone's weights of that \
+					service change.""")
 	@ApiResponse(responseCode = "200", description = "The event stream",
 			headers = @Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
 					schema = @Schema(type = "boolean")),
@@ -159,11 +162,16 @@ class WatchController {
 							+ MAX_SERVICES + ")") List<String> services,
 			@RequestParam(required = false) @Parameter(
 					description = "Name this subscriber to have its progress tracked") String subscriber,
+			@RequestParam(required = false) @Parameter(description = "The caller's zone: each service is sent as "
+					+ "that zone's view (docs/locality.md), a `snapshot` event whenever the zone's weights of the "
+					+ "service change, and only then, instead of upsert and remove events",
+					example = "az-1") String zone,
 			@RequestHeader(name = LAST_EVENT_ID, required = false) @Parameter(in = ParameterIn.HEADER,
 					description = "The last event id received, to resume after it") String lastEventId,
 			HttpServletRequest request, HttpServletResponse response) throws IOException, ServletException {
+		String caller = ZoneView.parameter(zone);
 		open(serviceNames(services), true, QueryParameters.subscriber(subscriber),
-				QueryParameters.resumeMany(lastEventId), null, request, response);
+				QueryParameters.resumeMany(lastEventId), caller, request, response);
 	}
 
 	private static List<String> serviceNames(List<String> services) {
@@ -186,7 +194,7 @@ class WatchController {
 		return new ArrayList<>(names);
 	}
 
-	private void open(List<String> services, boolean multiplexed, String subscriber, Map<String, Long> resumeFrom,
+	private void open(List<String> services, boolean multiplexed, String subscriber, Map<String, Position> resumeFrom,
 			String zone, HttpServletRequest request, HttpServletResponse response)
 			throws IOException, ServletException {
 		if (HttpMethod.HEAD.matches(request.getMethod())) {

@@ -70,8 +70,8 @@ final class Watcher {
 	 */
 	private final Map<String, List<String>> sentWeights = new HashMap<>();
 
-	Watcher(List<String> services, boolean multiplexed, String subscriber, Map<String, Long> resumeFrom, int capacity,
-			long deadlineNanos, String token, String zone, Consumer<Watcher> onClosed) {
+	Watcher(List<String> services, boolean multiplexed, String subscriber, Map<String, Position> resumeFrom,
+			int capacity, long deadlineNanos, String token, String zone, Consumer<Watcher> onClosed) {
 		this.zone = zone;
 		this.onClosed = onClosed;
 		this.token = token;
@@ -114,13 +114,13 @@ final class Watcher {
 	}
 
 	/** Where the client said it was (Last-Event-ID), per service. */
-	Long resumeFrom(String service) {
+	Position resumeFrom(String service) {
 		return positions.resumeFrom(service);
 	}
 
-	/** Records that an event at {@code revision} of {@code service} is being sent. */
-	void advance(String service, long revision) {
-		positions.advance(service, revision);
+	/** Records that an event at {@code position} of {@code service} is being sent. */
+	void advance(String service, Position position) {
+		positions.advance(service, position);
 	}
 
 	/** The id of the event just advanced to (see {@link Positions#eventId}). */

@@ -3,6 +3,7 @@ package dev.ballast.web;
 import java.io.IOException;
 import java.net.URI;
 
+import dev.ballast.database.CommitUnconfirmedException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -23,6 +24,15 @@ public final class OutcomeUnknownException extends RuntimeException {
 
 	public OutcomeUnknownException(String detail) {
 		super(detail, null, false, false);
+	}
+
+	/**
+	 * The answer to a write whose commit the database did not confirm: it may have taken
+	 * effect, or may be lost in a failover.
+	 */
+	public static OutcomeUnknownException of(CommitUnconfirmedException unconfirmed) {
+		return new OutcomeUnknownException(unconfirmed.getMessage()
+				+ "; read the instance to see whether it did, or send the write again with the same Idempotency-Key");
 	}
 
 	/**

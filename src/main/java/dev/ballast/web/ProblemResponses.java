@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
+import dev.ballast.database.CommitUnconfirmedException;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -123,6 +124,15 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 		log.warn("A write's outcome is unknown to its request: {}", ex.getMessage());
 		return withRetryAfter(problem(HttpStatus.SERVICE_UNAVAILABLE, OutcomeUnknownException.TYPE,
 				OutcomeUnknownException.TITLE, ex.getMessage(), null), 1);
+	}
+
+	/**
+	 * The database did not confirm the write's commit: it may have taken effect, or be
+	 * lost in a failover; not acknowledged, and not worded as nothing written either.
+	 */
+	@ExceptionHandler
+	ResponseEntity<Object> commitUnconfirmed(CommitUnconfirmedException ex) {
+		return outcomeUnknown(OutcomeUnknownException.of(ex));
 	}
 
 	@ExceptionHandler

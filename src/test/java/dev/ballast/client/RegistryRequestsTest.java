@@ -20,7 +20,7 @@ class RegistryRequestsTest {
 
 	@Test
 	void watchesOneServiceOnItsOwnPath() {
-		HttpRequest request = new RegistryRequests(BASE, List.of("payments"), null, null, TIMEOUT).watch("");
+		HttpRequest request = new RegistryRequests(BASE, List.of("payments"), null, null, TIMEOUT, null).watch("");
 
 		assertThat(request.uri()).hasToString("http://registry:8080/v1/services/payments/watch");
 		assertThat(request.method()).isEqualTo("GET");
@@ -32,7 +32,7 @@ class RegistryRequestsTest {
 
 	@Test
 	void watchesSeveralServicesOnOneMultiplexedStream() {
-		HttpRequest request = new RegistryRequests(BASE, List.of("a", "b"), "checkout", null, TIMEOUT)
+		HttpRequest request = new RegistryRequests(BASE, List.of("a", "b"), "checkout", null, TIMEOUT, null)
 			.watch("a:42,b:17");
 
 		assertThat(request.uri()).hasToString("http://registry:8080/v1/watch?service=a&service=b&subscriber=checkout");
@@ -40,9 +40,17 @@ class RegistryRequestsTest {
 	}
 
 	@Test
+	void asksForItsZonesViewOnEitherStream() {
+		assertThat(new RegistryRequests(BASE, List.of("payments"), null, null, TIMEOUT, "eu-1.a").watch("").uri())
+			.hasToString("http://registry:8080/v1/services/payments/watch?zone=eu-1.a");
+		assertThat(new RegistryRequests(BASE, List.of("a", "b"), "checkout", null, TIMEOUT, "za").watch("").uri())
+			.hasToString("http://registry:8080/v1/watch?service=a&service=b&subscriber=checkout&zone=za");
+	}
+
+	@Test
 	void keepsAPathInTheBaseAndEncodesNames() {
 		RegistryRequests requests = new RegistryRequests(URI.create("https://gateway/registry/"), List.of("pay ments"),
-				"check&out", null, TIMEOUT);
+				"check&out", null, TIMEOUT, null);
 
 		assertThat(requests.watch("").uri())
 			.hasToString("https://gateway/registry/v1/services/pay%20ments/watch?subscriber=check%26out");
@@ -52,7 +60,7 @@ class RegistryRequestsTest {
 
 	@Test
 	void acknowledgesARevisionAsJson() {
-		HttpRequest request = new RegistryRequests(BASE, List.of("payments"), "checkout", "s3cret", TIMEOUT)
+		HttpRequest request = new RegistryRequests(BASE, List.of("payments"), "checkout", "s3cret", TIMEOUT, null)
 			.ack("payments", 42);
 
 		assertThat(request.uri()).hasToString("http://registry:8080/v1/services/payments/subscribers/checkout/ack");
@@ -64,7 +72,7 @@ class RegistryRequestsTest {
 
 	@Test
 	void sendsTheTokenWithTheWatch() {
-		HttpRequest request = new RegistryRequests(BASE, List.of("payments"), null, "s3cret", TIMEOUT).watch("");
+		HttpRequest request = new RegistryRequests(BASE, List.of("payments"), null, "s3cret", TIMEOUT, null).watch("");
 
 		assertThat(request.headers().firstValue("Authorization")).hasValue("Bearer s3cret");
 	}

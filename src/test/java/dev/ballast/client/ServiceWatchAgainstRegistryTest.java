@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.ballast.support.Admin;
@@ -72,6 +73,67 @@ class ServiceWatchAgainstRegistryTest {
 				.atMost(Duration.ofSeconds(10))
 				.until(() -> watch.instances(service).stream().noneMatch(WatchedInstance::receivesTraffic));
 			assertThat(watch.balancer(service).pick()).as("all zero: no instance, cleanly").isEmpty();
+		}
+	}
+
+	/**
+	 * A watch in zone za balances by zone za's view (docs/locality.md): two zones of
+	 * three at weight 100, a cap of 20%; with two of za's three out, a1 takes 80% and
+	 * zone zb's three share 20%.
+	 */
+	@Test
+	void balancesByItsZonesView() {
+		Api api = Api.on(port);
+		String service = Names.service("client-z");
+		String other = Names.service("client-zo");
+		for (String id : List.of("a1", "a2", "a3", "b1", "b2", "b3")) {
+			api.put("/v1/services/%s/instances/%s".formatted(service, id),
+					Registration.at("10.0.0." + (id.charAt(1) - '0'), 8000 + id.charAt(0))
+						.weight(100)
+						.zone("z" + id.charAt(0))
+						.leaseTtlSeconds(300));
+		}
+		api.put("/v1/services/%s/instances/o1".formatted(other), Registration.at("10.0.1.1", 80).zone("zb"));
+		api.patch("/v1/services/" + service,
+				"{\"maxUnroutable\":\"100%\",\"locality\":{\"mode\":\"PREFER_LOCAL\",\"maxCrossZonePercent\":20}}");
+		HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+		for (String[] services : List.of(new String[] { service }, new String[] { service, other })) {
+			try (ServiceWatch watch = ServiceWatch.builder(URI.create("http://127.0.0.1:" + port), http)
+				.services(services)
+				.token(Admin.TOKEN)
+				.zone("za")
+				.balanced()
+				.build()) {
+				watch.start();
+				Awaitility.await()
+					.atMost(Duration.ofSeconds(10))
+					.until(() -> watch.instances(service)
+						.stream()
+						.filter(WatchedInstance::receivesTraffic)
+						.count() == 3);
+				assertThat(pick(watch.balancer(service), 300))
+					.containsExactlyInAnyOrderEntriesOf(Map.of("a1", 100, "a2", 100, "a3", 100));
+
+				api.send("POST", "/v1/services/%s/instances/a2/maintenance".formatted(service), "{\"reason\":\"disk\"}",
+						null);
+				api.send("POST", "/v1/services/%s/instances/a3/maintenance".formatted(service), "{\"reason\":\"disk\"}",
+						null);
+				Awaitility.await()
+					.atMost(Duration.ofSeconds(10))
+					.until(() -> watch.instances(service)
+						.stream()
+						.filter(WatchedInstance::receivesTraffic)
+						.map(WatchedInstance::effectiveWeight)
+						.toList()
+						.equals(List.of(8000, 667, 667, 666)));
+				// Smooth weighted round robin picks each exactly by its weight per cycle.
+				assertThat(pick(watch.balancer(service), 10_000))
+					.containsExactlyInAnyOrderEntriesOf(Map.of("a1", 8000, "b1", 667, "b2", 667, "b3", 666));
+				api.send("POST", "/v1/services/%s/instances/a2/serve".formatted(service), "{\"warmupSeconds\":0}",
+						null);
+				api.send("POST", "/v1/services/%s/instances/a3/serve".formatted(service), "{\"warmupSeconds\":0}",
+						null);
+			}
 		}
 	}
 

@@ -329,6 +329,15 @@ class ServiceWatchTest {
 			.withMessage("token must be printable ASCII without spaces");
 	}
 
+	@Test
+	void refusesAZoneNoInstanceCouldBeIn() {
+		for (String zone : new String[] { null, "", "a b", "z".repeat(64), "a\u0000b", "é" }) {
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> ServiceWatch.builder(registry.base(), client).zone(zone))
+				.withMessageStartingWith("zone must be 1 to 63 of A-Z a-z 0-9 . _ -");
+		}
+	}
+
 	private ServiceWatch.Builder builder(String... services) {
 		return ServiceWatch.builder(registry.base(), client).services(services).connectTimeout(Duration.ofSeconds(5));
 	}

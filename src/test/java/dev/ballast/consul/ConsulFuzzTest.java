@@ -11,6 +11,7 @@ import dev.ballast.support.RegistryTest;
 import dev.ballast.support.ServerLog;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -21,6 +22,7 @@ import static dev.ballast.support.Properties.jsonString;
 import static dev.ballast.support.Properties.qt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.strings;
 
 /**
  * Mutated bodies, path segments and parameters sent to every write endpoint of the
@@ -148,6 +150,29 @@ public class ConsulFuzzTest extends ConsulFixture {
 				});
 			assertThat(log.errors()).as("ERROR lines the server logged during the fuzz run").isEmpty();
 		}
+	}
+
+	/**
+	 * The zone tag of a read ({@code ballast.zone=<zone>}) with hostile and random zones,
+	 * encoded as a client would send them, on both reads and in any case: never a 5xx,
+	 * answered only for a zone name a registration could carry, else 400 naming
+	 * {@code tag}.
+	 */
+	@Test
+	void hostileZoneTagsOnReadsAreAnsweredOnlyForAZoneName() {
+		Gen<String> zones = hostileText().mix(strings().basicLatinAlphabet().ofLengthBetween(0, 70), 50);
+		qt(150).forAll(zones, integers().between(0, 3)).checkAssert((zone, form) -> {
+			String tag = (form % 2 == 0 ? "ballast.zone=" : "BALLAST.Zone=") + zone;
+			String path = (form < 2 ? "/v1/health/service/" : "/v1/catalog/service/") + service + "?tag="
+					+ java.net.URLEncoder.encode(tag, java.nio.charset.StandardCharsets.UTF_8);
+			HttpResponse<String> response = api.raw("GET", path, null, Map.of(), HANG);
+			String call = "GET " + path + " → " + response.statusCode() + " " + response.body();
+			boolean named = zone.matches("[A-Za-z0-9._-]{1,63}");
+			assertThat(response.statusCode()).as(call).isEqualTo(named ? 200 : 400);
+			if (!named) {
+				assertThat(response.body()).as(call).startsWith("Invalid tag: ");
+			}
+		});
 	}
 
 	/**

@@ -70,9 +70,13 @@ class DnsFuzzTest {
 		for (int i = 1; i <= 3; i++) {
 			assertThat(api
 				.put("/v1/services/%s/instances/i%d".formatted(service, i),
-						Registration.at("10.9.0." + i, 80).weight(100 * i))
+						Registration.at("10.9.0." + i, 80).weight(100 * i).zone(i == 1 ? "za" : "zb"))
 				.status()).isEqualTo(201);
 		}
+		// Zone names are answered from zone views (docs/locality.md).
+		assertThat(api
+			.patch("/v1/services/" + service, "{\"locality\":{\"mode\":\"PREFER_LOCAL\",\"maxCrossZonePercent\":20}}")
+			.status()).isEqualTo(200);
 		DnsClient dns = new DnsClient(server.port());
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> DnsClient.answers(dns.udp(service + ".ballast.", Type.SRV)).size() == 3);
@@ -216,7 +220,7 @@ class DnsFuzzTest {
 	}
 
 	private Gen<Packet> packets() {
-		return integers().between(0, 9).zip(longs().all(), (kind, seed) -> packet(kind, new Random(seed)));
+		return integers().between(0, 10).zip(longs().all(), (kind, seed) -> packet(kind, new Random(seed)));
 	}
 
 	private Packet packet(int kind, Random random) {
@@ -249,6 +253,7 @@ class DnsFuzzTest {
 						query(random, labels(random) + "."
 								+ pick(random, "service.ballast", "instance.ballast", "ballast", "_tcp.ballast"),
 								random.nextInt(256)));
+			case 10 -> new Packet("zone", withName(random, zoneName(random)));
 			default -> {
 				byte[] odd = good.clone();
 				odd[2] = (byte) random.nextInt(256); // QR, opcode, AA, TC, RD
@@ -260,8 +265,36 @@ class DnsFuzzTest {
 	}
 
 	private byte[] goodQuery(Random random) {
-		return query(random, random.nextBoolean() ? service + ".service.ballast" : "_" + service + "._tcp.ballast",
+		return query(random,
+				pick(random, service + ".service.ballast", "_" + service + "._tcp.ballast",
+						"_" + service + "._tcp." + pick(random, "za", "zb", "ZA", "eu-1.a") + ".service.ballast"),
 				random.nextBoolean() ? Type.SRV : Type.A);
+	}
+
+	/**
+	 * A zone's name whose zone is one to four labels of any bytes (dots, NUL, spaces,
+	 * bytes above 127 included), as raw bytes, terminator included.
+	 */
+	private byte[] zoneName(Random random) {
+		ByteBuffer name = ByteBuffer.allocate(255);
+		label(name, ("_" + service).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+		label(name, "_tcp".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+		for (int i = 0, n = 1 + random.nextInt(4); i < n; i++) {
+			byte[] zone = new byte[1 + random.nextInt(random.nextBoolean() ? 8 : 40)];
+			for (int j = 0; j < zone.length; j++) {
+				zone[j] = random.nextInt(4) == 0 ? (byte) random.nextInt(256)
+						: (byte) "abcdefghijklmnopqrstuvwxyzABC0123456789.-_".charAt(random.nextInt(42));
+			}
+			label(name, zone);
+		}
+		label(name, "service".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+		label(name, "ballast".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+		name.put((byte) 0);
+		return Arrays.copyOf(name.array(), name.position());
+	}
+
+	private static void label(ByteBuffer name, byte[] label) {
+		name.put((byte) label.length).put(label);
 	}
 
 	private static byte[] query(Random random, String name, int type) {

@@ -1,9 +1,15 @@
 package dev.ballast.dns;
 
 import java.math.BigInteger;
+import java.util.Arrays;
 import java.util.List;
 
+import dev.ballast.weight.LocalityPolicy;
+import dev.ballast.weight.LocalityView;
+import dev.ballast.weight.Weight;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 import static dev.ballast.support.Properties.qt;
 import static dev.ballast.support.Properties.withEdges;
@@ -90,6 +96,60 @@ class SrvWeightsTest {
 					BigInteger right = bigH.multiply(bigE.add(BigInteger.valueOf(n).multiply(e)));
 					assertThat(left).as("share of %d among %s", weight, weights).isLessThanOrEqualTo(right);
 				}
+			});
+	}
+
+	/**
+	 * A zone's view ({@link LocalityView}) through SRV records: the share HAProxy sends
+	 * across zones is within the bound of the view's own, S, summed over the m instances
+	 * across: (m + n·S) / 510, or / 255 when a weight is raised (docs/dns.md).
+	 */
+	@Test
+	void theCrossZoneShareHaproxyReadsFromAZonesViewIsWithinTheSummedBound() {
+		Gen<LocalityView.Member> members = Generate.pick(Arrays.asList("a", "b", "c", null))
+			.zip(withEdges(integers().between(1, 10_000), 1, 10_000), withEdges(integers().between(0, 100), 0, 100),
+					(zone, nominal, percent) -> new LocalityView.Member(zone, Weight.of(nominal),
+							Weight.of(nominal * percent / 100)));
+		qt().forAll(lists().of(members).ofSizeBetween(1, 30), withEdges(integers().between(0, 100), 0, 20, 100))
+			.checkAssert((service, cap) -> {
+				List<Weight> view = LocalityView.of(service, "a", LocalityPolicy.preferLocal(cap));
+				int largest = view.stream().mapToInt(Weight::value).max().orElseThrow();
+				if (largest == 0) {
+					return;
+				}
+				long total = 0;
+				long across = 0;
+				long haproxyTotal = 0;
+				long haproxyAcross = 0;
+				int n = 0;
+				int m = 0;
+				boolean raised = false;
+				for (int i = 0; i < service.size(); i++) {
+					int weight = view.get(i).value();
+					if (weight == 0) {
+						continue;
+					}
+					int h = haproxyReads(SrvWeights.srvWeight(weight, largest));
+					boolean crosses = !"a".equals(service.get(i).zone());
+					n++;
+					m += crosses ? 1 : 0;
+					total += weight;
+					across += crosses ? weight : 0;
+					haproxyTotal += h;
+					haproxyAcross += crosses ? h : 0;
+					raised |= 2L * 255 * weight < largest;
+				}
+				// |A/H − a/E| ≤ (m + n·a/E) / divisor, multiplied out by divisor·H·E:
+				BigInteger left = BigInteger.valueOf(haproxyAcross)
+					.multiply(BigInteger.valueOf(total))
+					.subtract(BigInteger.valueOf(across).multiply(BigInteger.valueOf(haproxyTotal)))
+					.abs()
+					.multiply(BigInteger.valueOf(raised ? 255 : 510));
+				BigInteger right = BigInteger.valueOf(haproxyTotal)
+					.multiply(BigInteger.valueOf((long) m * total + (long) n * across));
+				assertThat(left)
+					.as("across %d of %d, HAProxy %d of %d, in %s", across, total, haproxyAcross, haproxyTotal, view)
+					.isLessThanOrEqualTo(right);
 			});
 	}
 

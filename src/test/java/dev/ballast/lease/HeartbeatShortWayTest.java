@@ -109,7 +109,7 @@ class HeartbeatShortWayTest {
 		TransactionTemplate transaction = new TransactionTemplate(transactions);
 
 		transaction.executeWithoutResult(status -> {
-			heartbeats.changed(removal);
+			heartbeats.instance(removal);
 			status.setRollbackOnly();
 		});
 		assertThat(shortWay.answer(heartbeat(path("a") + "/heartbeat"), new MockHttpServletResponse()))
@@ -117,7 +117,7 @@ class HeartbeatShortWayTest {
 			.isNull();
 
 		boolean answeredBeforeCommit = transaction.execute(status -> {
-			heartbeats.changed(removal);
+			heartbeats.instance(removal);
 			try {
 				return shortWay.answer(heartbeat(path("a") + "/heartbeat"), new MockHttpServletResponse()) == null;
 			}

@@ -245,6 +245,16 @@ class LeaseExpiryTest {
 		assertThat(ejection.get("held").intValue()).isEqualTo(3);
 		assertThat(ejection.get("allowanceWeight").intValue()).isEqualTo(200);
 		assertThat(ejection.get("remainingWeight").intValue()).isZero();
+		JsonNode summary = api.get("/v1/services")
+			.json()
+			.valueStream()
+			.filter(s -> s.get("name").asString().equals(service))
+			.findFirst()
+			.orElseThrow();
+		assertThat(summary.get("critical").intValue()).isEqualTo(5);
+		assertThat(summary.get("held").intValue()).isEqualTo(3);
+		assertThat(summary.get("ejected").intValue()).isEqualTo(2);
+		assertThat(summary.get("routable").intValue()).isEqualTo(8);
 		assertThat(Api.unchecked(port).get("/actuator/prometheus").body())
 			.contains("ballast_lease_held{service=\"%s\"} 3.0".formatted(service));
 	}

@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The service list carries what an overview needs (the console draws it): nominal weight,
- * the guard's budget in use and its limit, the policy and the release under way.
+ * the guard's budget in use and its limit, the policy, the release under way, the count
+ * of instances in each health and mode, and the tags.
  */
 @RegistryTest
 class ServicesAtAGlanceTest {
@@ -68,6 +69,35 @@ class ServicesAtAGlanceTest {
 		assertThat(api.send("POST", "/v1/services/%s/releases/%d/abort".formatted(service, id), null, null).status())
 			.isEqualTo(200);
 		assertThat(summary(api, service).has("releaseUnderWay")).isFalse();
+	}
+
+	@Test
+	void theListCountsEachModeAndCarriesTheTagsOfTheInstances() {
+		Api api = Api.on(port);
+		String service = Names.service("glance");
+		String instances = "/v1/services/%s/instances/".formatted(service);
+		api.put(instances + "a", Registration.at("10.0.0.1", 80).weight(100).tags("alpha", "v2"));
+		api.put(instances + "b", Registration.at("10.0.0.2", 80).weight(100).tags("Zeta", "alpha"));
+		api.put(instances + "c", Registration.at("10.0.0.3", 80).weight(100));
+		api.put(instances + "d", Registration.at("10.0.0.4", 80).weight(100));
+		assertThat(api.send("POST", instances + "a/drain", "{\"durationSeconds\":60}", null).status()).isEqualTo(202);
+		assertThat(api.send("POST", instances + "b/maintenance", "{\"reason\":\"disk\",\"force\":true}", null).status())
+			.isEqualTo(202);
+		assertThat(api.send("POST", instances + "c/drain", "{\"durationSeconds\":0,\"force\":true}", null).status())
+			.isEqualTo(202);
+
+		JsonNode summary = summary(api, service);
+		assertThat(summary.get("instances").asInt()).isEqualTo(4);
+		assertThat(summary.get("draining").asInt()).isEqualTo(1);
+		assertThat(summary.get("maintenance").asInt()).isEqualTo(1);
+		assertThat(summary.get("drained").asInt()).isEqualTo(1);
+		assertThat(summary.get("passing").asInt()).isEqualTo(4);
+		assertThat(summary.get("critical").asInt()).isZero();
+		assertThat(summary.get("held").asInt()).isZero();
+		assertThat(summary.get("ejected").asInt()).isZero();
+		// Once each, in code point order (upper case first), whatever the database's
+		// collation.
+		assertThat(summary.get("tags").valueStream().map(JsonNode::asString)).containsExactly("Zeta", "alpha", "v2");
 	}
 
 	private static JsonNode summary(Api api, String service) {

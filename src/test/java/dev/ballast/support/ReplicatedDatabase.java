@@ -222,6 +222,24 @@ public final class ReplicatedDatabase implements AutoCloseable {
 			}
 		}
 
+		/**
+		 * Runs {@code sql} in a transaction left open until the returned handle is
+		 * closed: to hold a lock on the server meanwhile.
+		 */
+		public AutoCloseable holding(String sql) {
+			try {
+				Connection connection = connect();
+				connection.setAutoCommit(false);
+				try (Statement statement = connection.createStatement()) {
+					statement.execute(sql);
+				}
+				return connection::close;
+			}
+			catch (SQLException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+
 		/** The first column of the first row, as text. */
 		public String query(String sql) {
 			try (Connection connection = connect(); var rows = connection.createStatement().executeQuery(sql)) {

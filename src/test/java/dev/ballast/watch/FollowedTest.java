@@ -1,7 +1,7 @@
 package dev.ballast.watch;
 
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.ballast.instance.InstanceList;
 import org.junit.jupiter.api.Test;
@@ -14,21 +14,22 @@ class FollowedTest {
 	@Test
 	void holdsWhatTheServiceFeedHolds() {
 		int capacity = 3;
-		Followed followed = new Followed(5, capacity);
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of(), null), capacity, new AtomicLong());
+		Followed followed = new Followed(at(5), capacity);
+		ServiceFeed feed = new ServiceFeed(ServiceFeedTest.loaded(new InstanceList("s", 5, List.of(), null)), capacity,
+				new AtomicReference<>());
 		for (long revision = 6; revision <= 12; revision++) {
-			followed.applied(revision);
+			followed.applied(at(revision));
 			feed.apply(ServiceFeedTest.upsert("a", revision));
 			for (long after = 0; after <= revision; after++) {
-				boolean heldByFeed = feed.changesAfter(after).isPresent();
-				assertThat(after >= followed.heldAfter()).as("after %d at %d", after, revision).isEqualTo(heldByFeed);
+				boolean heldByFeed = feed.changesAfter(at(after)).isPresent();
+				assertThat(heldInMemory(followed, after)).as("after %d at %d", after, revision).isEqualTo(heldByFeed);
 			}
 		}
-		followed.reset(20);
-		feed.reset(new InstanceList("s", 20, List.of(), null));
+		followed.reset(at(20));
+		feed.reset(ServiceFeedTest.loaded(new InstanceList("s", 20, List.of(), null)), followed.delivered());
 		assertThat(followed.heldAfter()).isEqualTo(20);
-		assertThat(feed.changesAfter(19)).isEmpty();
-		assertThat(feed.changesAfter(20)).isPresent();
+		assertThat(feed.changesAfter(at(19))).isEmpty();
+		assertThat(feed.changesAfter(at(20))).isPresent();
 	}
 
 	/**
@@ -39,16 +40,17 @@ class FollowedTest {
 	@Test
 	void takesWhatTheFeedAppliedFromLocalCommitsAsHandedOver() {
 		int capacity = 3;
-		Followed followed = new Followed(5, capacity);
-		ServiceFeed feed = new ServiceFeed(new InstanceList("s", 5, List.of(), null), capacity, followed.delivered());
+		Followed followed = new Followed(at(5), capacity);
+		ServiceFeed feed = new ServiceFeed(ServiceFeedTest.loaded(new InstanceList("s", 5, List.of(), null)), capacity,
+				followed.delivered());
 		for (long revision = 6; revision <= 11; revision++) {
 			assertThat(feed.apply(ServiceFeedTest.upsert("a", revision))).isTrue();
 			if (revision % 3 == 0) {
 				followed.catchUpToDelivered();
 				assertThat(followed.revision()).isEqualTo(revision);
 				for (long after = 0; after <= revision; after++) {
-					boolean heldByFeed = feed.changesAfter(after).isPresent();
-					assertThat(after >= followed.heldAfter()).as("after %d at %d", after, revision)
+					boolean heldByFeed = feed.changesAfter(at(after)).isPresent();
+					assertThat(heldInMemory(followed, after)).as("after %d at %d", after, revision)
 						.isEqualTo(heldByFeed);
 				}
 			}
@@ -58,8 +60,20 @@ class FollowedTest {
 		followed.catchUpToDelivered();
 		assertThat(followed.revision()).isEqualTo(11);
 		assertThat(followed.heldAfter()).isEqualTo(8);
-		assertThat(feed.changesAfter(8)).isPresent();
-		assertThat(feed.changesAfter(7)).isEmpty();
+		assertThat(feed.changesAfter(at(9))).isPresent();
+		assertThat(feed.changesAfter(at(8))).as("the change at 8 itself is no longer held").isEmpty();
+	}
+
+	/**
+	 * What {@link FollowedServices#missed} leaves to memory: the changes after a position
+	 * whose own change memory holds too, so that its history can be checked.
+	 */
+	private static boolean heldInMemory(Followed followed, long after) {
+		return after > followed.heldAfter() || after == followed.revision();
+	}
+
+	private static Position at(long revision) {
+		return ServiceFeedTest.at(revision);
 	}
 
 }

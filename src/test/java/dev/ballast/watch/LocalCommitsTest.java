@@ -94,7 +94,7 @@ class LocalCommitsTest {
 			Event snapshot = stream.nextEvent(SOON);
 			assertThat(snapshot.id()).isEqualTo("1");
 			new TransactionTemplate(transactions).executeWithoutResult(status -> {
-				changeLog.changed(
+				changeLog.instance(
 						new InstanceChanged(ServiceName.of(service), 2, InstanceId.of("a"), stored, Instant.now()));
 				status.setRollbackOnly();
 			});
@@ -128,7 +128,7 @@ class LocalCommitsTest {
 			Event upsert = stream.nextEvent(SOON);
 			api.delete(a);
 			Event remove = stream.nextEvent(SOON);
-			List<Change> logged = reader.between(service, 1, 3);
+			List<Change> logged = reader.from(service, 2, 3);
 			assertThat(upsert.name()).isEqualTo("upsert");
 			assertThat(upsert.data()).isEqualTo(logged.get(0).data());
 			assertThat(upsert.data()).contains(

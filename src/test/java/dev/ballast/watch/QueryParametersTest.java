@@ -70,17 +70,21 @@ class QueryParametersTest {
 
 	@Test
 	void aSingleStreamResumesFromARevisionOrStartsOver() {
-		assertThat(QueryParameters.resumeOne("s", "42")).isEqualTo(Map.of("s", 42L));
-		assertThat(QueryParameters.resumeOne("s", " 42 ")).isEqualTo(Map.of("s", 42L));
-		for (String unusable : new String[] { null, "", "-1", "s:42", "4 2", "1e3" }) {
+		assertThat(QueryParameters.resumeOne("s", "42")).isEqualTo(Map.of("s", first(42)));
+		assertThat(QueryParameters.resumeOne("s", " 42 ")).isEqualTo(Map.of("s", first(42)));
+		assertThat(QueryParameters.resumeOne("s", "42@9f3a01c2")).isEqualTo(Map.of("s", new Position(42, 0x9f3a01c2L)));
+		for (String unusable : new String[] { null, "", "-1", "s:42", "4 2", "1e3", "42@", "42@9F3A01C2", "42@9f3a01c",
+				"42@9f3a01c2a", "42@-1", "42@00000000x", "@9f3a01c2", "42@\u0000", "99999999999999999999" }) {
 			assertThat(QueryParameters.resumeOne("s", unusable)).as(String.valueOf(unusable)).isEmpty();
 		}
 	}
 
 	@Test
 	void aMultiplexedStreamKeepsThePairsThatParse() {
-		assertThat(QueryParameters.resumeMany("a:1,b-2:20")).isEqualTo(Map.of("a", 1L, "b-2", 20L));
-		assertThat(QueryParameters.resumeMany("a:1,Bad:2,c:x,d:4")).isEqualTo(Map.of("a", 1L, "d", 4L));
+		assertThat(QueryParameters.resumeMany("a:1,b-2:20@0000002a"))
+			.isEqualTo(Map.of("a", first(1), "b-2", new Position(20, 42)));
+		assertThat(QueryParameters.resumeMany("a:1,Bad:2,c:x,d:4,e:5@x,f:6@00000001"))
+			.isEqualTo(Map.of("a", first(1), "d", first(4), "f", new Position(6, 1)));
 		assertThat(QueryParameters.resumeMany(null)).isEmpty();
 		assertThat(QueryParameters.resumeMany("42")).isEmpty();
 	}
@@ -91,7 +95,8 @@ class QueryParametersTest {
 		qt().forAll(maps()
 			.of(charsOf("abz09", 1, 20),
 					withEdges(longs().between(0, Long.MAX_VALUE), 0L, 1L, 999_999_999_999_999_999L,
-							1_000_000_000_000_000_000L, Long.MAX_VALUE))
+							1_000_000_000_000_000_000L, Long.MAX_VALUE)
+						.zip(withEdges(longs().between(0, 0xffff_ffffL), 0L, 1L, 0xffff_ffffL), Position::new))
 			.ofSizeBetween(1, 64)).checkAssert(QueryParametersTest::readsBackExactly);
 	}
 
@@ -101,12 +106,18 @@ class QueryParametersTest {
 	 */
 	@Test
 	void multiplexedIdsOfNineteenDigitRevisionsReadBack() {
-		readsBackExactly(Map.of("a", Long.MAX_VALUE, "b", 1_000_000_000_000_000_000L, "z9", 0L));
+		readsBackExactly(Map.of("a", new Position(Long.MAX_VALUE, Position.FIRST), "b",
+				new Position(1_000_000_000_000_000_000L, 0xffffffffL), "z9", new Position(0, 1)));
 		assertThat(QueryParameters.index("1000000000000000000")).isEqualTo(1_000_000_000_000_000_000L);
-		assertThat(QueryParameters.resumeOne("s", "9223372036854775807")).isEqualTo(Map.of("s", Long.MAX_VALUE));
+		assertThat(QueryParameters.resumeOne("s", "9223372036854775807"))
+			.isEqualTo(Map.of("s", new Position(Long.MAX_VALUE, Position.FIRST)));
 	}
 
-	private static void readsBackExactly(Map<String, Long> positions) {
+	private static Position first(long revision) {
+		return new Position(revision, Position.FIRST);
+	}
+
+	private static void readsBackExactly(Map<String, Position> positions) {
 		Watcher watcher = new Watcher(List.copyOf(positions.keySet()), true, null, Map.of(), 10, 0, "token", null,
 				closed -> {
 				});
