@@ -40,8 +40,7 @@ stop_all() {
 }
 trap stop_all EXIT
 
-javac -d "$work/classes" bench/Compare.java bench/CompareWatch.java bench/SelectorLoop.java bench/WatchStream.java bench/Peer.java bench/Http1.java \
-	bench/BenchArgs.java bench/ProcCpu.java
+javac -d "$work/classes" bench/src/ballast/bench/*.java
 port() {
 	local p
 	while :; do
@@ -90,7 +89,7 @@ if [[ "$load" == heartbeats ]]; then
 	command -v wrk >/dev/null || { echo "wrk is needed (Debian package wrk)" >&2; exit 1; }
 	export BENCH_INSTANCES="${BENCH_INSTANCES:-20000}" BENCH_SERVICES=100
 	for node in A B; do
-		java bench/Populate.java --url "${url[$node]}" --instances "$BENCH_INSTANCES" --services 100 --clients 16
+		java bench/src/ballast/bench/Populate.java --url "${url[$node]}" --instances "$BENCH_INSTANCES" --services 100 --clients 16
 	done
 	heartbeats() { # node seconds
 		wrk -t2 -c32 -d"$2s" --timeout 5s -s bench/heartbeat.lua "${url[$1]}" | awk -v node="$1" '
@@ -107,7 +106,7 @@ if [[ "$load" == heartbeats ]]; then
 	exit 0
 fi
 registrations() { # node
-	java -cp "$work/classes" Compare registrations --target ballast --url "${url[$1]}" \
+	java -cp "$work/classes" ballast.bench.Compare registrations --target ballast --url "${url[$1]}" \
 		--pids "${jvm[$1]},${pg[$1]}" --warmup 0 --seconds 10 | grep '^RESULT' | sed "s/target=ballast/target=$1/"
 }
 await_up etcd "$etcd_pid" "$etcd_url/health" '"health":"true"' 600 "$work/etcd.log" || exit 1
@@ -117,6 +116,6 @@ for round in $(seq "$rounds"); do
 	for node in A B; do
 		measured "$node" registrations "$node"
 	done
-	java -cp "$work/classes" Compare registrations --target etcd --url "$etcd_url" --pids "$etcd_pid" \
+	java -cp "$work/classes" ballast.bench.Compare registrations --target etcd --url "$etcd_url" --pids "$etcd_pid" \
 		--warmup 0 --seconds 10 | grep '^RESULT'
 done

@@ -2,8 +2,9 @@
 # Side by side (issue 13, item 6): starts Ballast (the packaged jar, embedded PostgreSQL),
 # a Eureka server (bench/eureka-server, built here with the repository's Maven wrapper) and
 # etcd (Debian's etcd-server, installed when missing) on loopback, drives each with the same
-# generator (bench/Compare.java and its sibling files: one HTTP/1.1 keep-alive connection
-# per client thread), alternating A/B/A/B, and prints every figure with its ratio:
+# generator (Compare.java and its sibling files in bench/src/ballast/bench: one HTTP/1.1
+# keep-alive connection per client thread), alternating A/B/A/B, and prints every figure
+# with its ratio:
 #
 #   registrations with 8 clients (rate, p50/p99, CPU per write) — Ballast, etcd, Eureka
 #   write → event with 1, 1,000, 10,000 watchers, memory each   — Ballast SSE, etcd watch
@@ -149,8 +150,7 @@ if ((replicated == 0)) && { [[ ! -f "$eureka_jar" ]] || [[ -n "$(find bench/eure
 	}
 fi
 echo "compiling the generator"
-javac -d "$work/classes" bench/Compare.java bench/CompareWatch.java bench/SelectorLoop.java bench/WatchStream.java bench/Peer.java bench/Http1.java \
-	bench/BenchArgs.java bench/ProcCpu.java
+javac -d "$work/classes" bench/src/ballast/bench/*.java
 
 # Four distinct free ports below Linux's ephemeral range (32768 up), where the embedded
 # PostgreSQL's port and the generator's own connections are taken from: a port picked there
@@ -283,7 +283,7 @@ echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576
 generate() {
 	calls=$((calls + 1))
 	local out="$work/generator-$calls.out"
-	java -Xmx1g -cp "$work/classes" Compare "$@" >"$out" 2>&1 &
+	java -Xmx1g -cp "$work/classes" ballast.bench.Compare "$@" >"$out" 2>&1 &
 	generator_pid=$!
 	tail -n +1 -s 0.2 -f --pid="$generator_pid" "$out" &
 	local tail_pid=$! status=0

@@ -3,13 +3,13 @@
 # a write acknowledged by another node of the same database?
 #
 #   ./mvnw -DskipTests package        # once, if target/ballast-*.jar does not exist yet
-#   bench/crossnode.sh [options for bench/WatchLatency.java]
+#   bench/crossnode.sh [options for WatchLatency.java, in bench/src/ballast/bench]
 #
 # Starts node A on its embedded PostgreSQL and node B on A's PostgreSQL (as an external
 # database: spring.datasource.url), both with -Xmx1g on free loopback ports, waits for both
 # to be healthy, then for each size in BENCH_WATCHERS (default "1 1000") runs
-# bench/WatchLatency.java with the watchers on B and the registrations and weight changes
-# (20/s, 10 s warm-up, 30 s measured) on A: the latency from A's acknowledgement to B's
+# WatchLatency.java with the watchers on B and the registrations and weight changes (20/s,
+# 10 s warm-up, 30 s measured) on A: the latency from A's acknowledgement to B's
 # event, every revision in order on every watcher. The path is A's commit and NOTIFY,
 # B's listener, B's reader and writer threads.
 #
@@ -82,7 +82,7 @@ for watchers in $sizes; do
 	echo
 	echo "======== $watchers watchers on node B, writes on node A ========"
 	run_status=0
-	java bench/WatchLatency.java --url "http://127.0.0.1:$port_b" --write-url "http://127.0.0.1:$port_a" \
+	java bench/src/ballast/bench/WatchLatency.java --url "http://127.0.0.1:$port_b" --write-url "http://127.0.0.1:$port_a" \
 		--watchers "$watchers" --goal-p99-ms 20 --server-pid "$node_b_pid" "$@" &
 	generator_pid=$!
 	wait "$generator_pid" || run_status=$?

@@ -32,8 +32,8 @@ java -Xmx512m -jar "$jar" --server.port="$PORT" --server.address=127.0.0.1 --bal
 server_pid=$!
 await_up "the node" "$server_pid" "$BASE/actuator/health" '"status":"UP"' 180 "$work/server.log" || exit 1
 
-java bench/Populate.java --url "$BASE" --instances "$INSTANCES" --services 1 --clients 4
+java bench/src/ballast/bench/Populate.java --url "$BASE" --instances "$INSTANCES" --services 1 --clients 4
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-java bench/DnsQueries.java --port "$DNS_PORT" --name _bench-0._tcp.service.ballast --expect "$INSTANCES" \
+java bench/src/ballast/bench/DnsQueries.java --port "$DNS_PORT" --name _bench-0._tcp.service.ballast --expect "$INSTANCES" \
 	--clients "$CLIENTS" --warmup "$WARMUP" --seconds "$SECONDS_RUN" --pids "$server_pid"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

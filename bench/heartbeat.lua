@@ -1,5 +1,5 @@
--- wrk script: POST heartbeats round-robin over the instances bench/Populate.java
--- registered (instance i-K of service bench-(K % S)). Each wrk thread starts at a
+-- wrk script: POST heartbeats round-robin over the instances Populate.java (in
+-- bench/src/ballast/bench) registered (instance i-K of service bench-(K % S)). Each wrk thread starts at a
 -- different offset so threads do not renew the same instance at the same moment.
 -- BALLAST_TOKEN (environment) is sent as the bearer token of every heartbeat.
 local token = os.getenv("BALLAST_TOKEN")

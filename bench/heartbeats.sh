@@ -41,7 +41,7 @@ java -Xmx512m -jar "$jar" --server.port="$PORT" --server.address=127.0.0.1 --bal
 server_pid=$!
 await_up "the node" "$server_pid" "$BASE/actuator/health" '"status":"UP"' 120 "$work/server.log" || exit 1
 
-java bench/Populate.java --url "$BASE" --instances "$BENCH_INSTANCES" --services "$BENCH_SERVICES" --clients 16
+java bench/src/ballast/bench/Populate.java --url "$BASE" --instances "$BENCH_INSTANCES" --services "$BENCH_SERVICES" --clients 16
 
 heap() {
   jcmd "$server_pid" GC.run >/dev/null

@@ -29,6 +29,6 @@ java -Xmx1g -jar "$jar" --server.port="$PORT" --server.address=127.0.0.1 --balla
 server_pid=$!
 await_up "the node" "$server_pid" "$BASE/actuator/health" '"status":"UP"' 120 "$work/server.log" || exit 1
 
-java bench/ProbeLoad.java --url "$BASE" --pid "$server_pid" --instances "${BENCH_INSTANCES:-10000}" \
+java bench/src/ballast/bench/ProbeLoad.java --url "$BASE" --pid "$server_pid" --instances "${BENCH_INSTANCES:-10000}" \
   --rounds "${BENCH_ROUNDS:-2}"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -2,13 +2,13 @@
 # Registration benchmark, end to end:
 #
 #   ./mvnw -DskipTests package        # once, if target/ballast-*.jar does not exist yet
-#   bench/registrations.sh [options for bench/Registrations.java]
+#   bench/registrations.sh [options for Registrations.java, in bench/src/ballast/bench]
 #
 # 1. starts the packaged jar on a free loopback port with a fresh temporary data
 #    directory and times process start -> /actuator/health UP ("cold": includes initdb
 #    of the embedded PostgreSQL and the Flyway migrations);
 # 2. stops it (SIGTERM) and starts it again on the same data directory ("warm");
-# 3. runs bench/Registrations.java with 8 clients against the warm server;
+# 3. runs Registrations.java with 8 clients against the warm server;
 # 4. stops the server, removes the data directory, exits with the benchmark's status.
 #
 # Environment:
@@ -71,7 +71,7 @@ echo "warm start (same data dir): $warm_ms ms to health UP"
 # In the background so that a signal to this script is handled at once (bash runs traps
 # only between foreground commands); cleanup stops it.
 status=0
-java bench/Registrations.java --url "http://127.0.0.1:$port" --clients "$clients" "$@" &
+java bench/src/ballast/bench/Registrations.java --url "http://127.0.0.1:$port" --clients "$clients" "$@" &
 generator_pid=$!
 wait "$generator_pid" || status=$?
 generator_pid=""

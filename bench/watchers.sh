@@ -3,14 +3,14 @@
 # an open stream cost the node?
 #
 #   ./mvnw -DskipTests package        # once, if target/ballast-*.jar does not exist yet
-#   bench/watchers.sh [options for bench/WatchLatency.java]
+#   bench/watchers.sh [options for WatchLatency.java, in bench/src/ballast/bench]
 #
 # For each size in BENCH_WATCHERS (default "1000 10000"), on a freshly started node (so
 # that one size's heap, JIT state and closed connections do not colour the next):
 # 1. starts the packaged jar with -Xmx2g on a free loopback port and a fresh temporary
 #    data directory, and waits for /actuator/health UP;
-# 2. runs bench/WatchLatency.java: registers 4 instances, measures the heap after a full
-#    GC, opens the watchers (<= 500/s), measures the heap again, then changes weights at
+# 2. runs WatchLatency.java: registers 4 instances, measures the heap after a full GC,
+#    opens the watchers (<= 500/s), measures the heap again, then changes weights at
 #    20/s (10 s warm-up, 30 s measured) and prints the latency from each write to each
 #    watcher's event;
 # 3. stops the node and lists the WARN/ERROR lines of its log.
@@ -101,7 +101,7 @@ for watchers in $sizes; do
 	# The embedded PostgreSQL detaches from the JVM; its CPU is counted through its pid.
 	pg_pid="$(head -n1 "$data/postgres/postmaster.pid" 2>/dev/null || echo 0)"
 	run_status=0
-	java bench/WatchLatency.java --url "http://127.0.0.1:$port" --watchers "$watchers" \
+	java bench/src/ballast/bench/WatchLatency.java --url "http://127.0.0.1:$port" --watchers "$watchers" \
 		--server-pid "$server_pid" --postgres-pid "$pg_pid" "$@" &
 	generator_pid=$!
 	wait "$generator_pid" || run_status=$?

@@ -3,11 +3,11 @@
 # view, in one run, alternating.
 #
 #   ./mvnw -DskipTests package        # once, if target/ballast-*.jar does not exist yet
-#   bench/zones.sh [options for bench/ZoneViews.java]
+#   bench/zones.sh [options for ZoneViews.java, in bench/src/ballast/bench]
 #
 # 1. starts the packaged jar with -Xmx2g on a free loopback port and a fresh temporary data
 #    directory, and waits for /actuator/health UP;
-# 2. runs bench/ZoneViews.java: one service of 10 zones of 3 instances under a locality
+# 2. runs ZoneViews.java: one service of 10 zones of 3 instances under a locality
 #    policy; 10,000 flat watchers, then 10,000 zone watchers (1,000 per zone), alternating
 #    for 2 rounds; in each phase 20 weight changes a second (5 s warm-up, 20 s measured),
 #    round robin over the zones; it prints one RESULT line per phase (CPU of the JVM and
@@ -71,7 +71,7 @@ pg_pid="$(head -n1 "$data/postgres/postmaster.pid" 2>/dev/null || echo 0)"
 status=0
 # In the background so that a signal to this script is handled at once (bash runs traps
 # only between foreground commands); cleanup stops it.
-java bench/ZoneViews.java --url "http://127.0.0.1:$port" --pids "$server_pid,$pg_pid" "$@" &
+java bench/src/ballast/bench/ZoneViews.java --url "http://127.0.0.1:$port" --pids "$server_pid,$pg_pid" "$@" &
 generator_pid=$!
 wait "$generator_pid" || status=$?
 generator_pid=""

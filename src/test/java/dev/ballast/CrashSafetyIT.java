@@ -115,8 +115,8 @@ class CrashSafetyIT {
 				JsonNode instance = present.get(id);
 				long revision = instance.get("revision").asLong();
 				// A write that was in flight at the kill may have committed after the
-				// last
-				// acknowledgement; nothing acknowledged may be older than what is there.
+				// last acknowledgement; nothing acknowledged may be older than what is
+				// there.
 				assertThat(revision).as(id).isGreaterThanOrEqualTo(ack.revision());
 				if (revision == ack.revision()) {
 					assertThat(instance.get("weight").asInt()).as(id).isEqualTo(ack.weight());

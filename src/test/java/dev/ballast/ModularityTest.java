@@ -1,18 +1,112 @@
 package dev.ballast;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
 import org.junit.jupiter.api.Test;
 
 import org.springframework.modulith.core.ApplicationModules;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * Holds the module boundaries: {@code weight} depends on nothing, no cycles between
- * capabilities, and modules use only each other's public types.
+ * capabilities, modules use only each other's public types, and each module depends only
+ * on the modules its {@code package-info.java} allows
+ * ({@code @ApplicationModule(allowedDependencies = ...)}), so that a new dependency
+ * between capabilities is a decision written down, not an accident. And a name the
+ * database knows (a notification channel, a table) that a constant holds is written
+ * nowhere else, where the module check cannot see it.
  */
 class ModularityTest {
+
+	private static final Pattern STRING_CONSTANT = Pattern
+		.compile("static final String (\\w+) = \"([a-z][a-z0-9_]*)\";");
+
+	private static final Pattern CREATE_TABLE = Pattern
+		.compile("(?i)create table (?:if not exists )?([a-z][a-z0-9_]*)");
+
+	private static final Pattern TEXT_BLOCK = Pattern.compile("\"\"\"(.*?)\"\"\"", Pattern.DOTALL);
+
+	private static final Pattern STRING = Pattern.compile("\"((?:\\\\.|[^\"\\\\\\n])*)\"");
+
+	private static final Pattern COMMENT = Pattern.compile("/\\*.*?\\*/|//[^\\n]*", Pattern.DOTALL);
 
 	@Test
 	void modulesRespectTheirBoundaries() {
 		ApplicationModules.of(BallastApplication.class).verify();
+	}
+
+	/**
+	 * Consul's catalog once listened on {@code "ballast_changes"}, copied from the watch
+	 * module's constant: a coupling no type shows. The names checked are the values of
+	 * string constants in {@code src/main/java} that name a notification channel (the
+	 * registry's own, {@code ballast_...}) or a table of {@code db/migration} whose name
+	 * is no plain word ({@code change_log}, not {@code service}, which other constants
+	 * hold for other meanings); such a value must appear in no string literal of another
+	 * source file, which uses the constant (or the module's interface) instead.
+	 */
+	@Test
+	void aChannelOrTableThatAConstantNamesIsWrittenNowhereElse() throws IOException {
+		Set<String> tables = new TreeSet<>();
+		try (Stream<Path> migrations = Files.list(Path.of("db/migration"))) {
+			for (Path migration : migrations.toList()) {
+				Matcher created = CREATE_TABLE.matcher(Files.readString(migration));
+				while (created.find()) {
+					tables.add(created.group(1).toLowerCase());
+				}
+			}
+		}
+		Map<Path, String> code = new LinkedHashMap<>();
+		try (Stream<Path> sources = Files.walk(Path.of("src/main/java"))) {
+			for (Path source : sources.filter(path -> path.toString().endsWith(".java")).toList()) {
+				code.put(source, COMMENT.matcher(Files.readString(source)).replaceAll(""));
+			}
+		}
+		Map<String, Path> named = new LinkedHashMap<>();
+		code.forEach((source, text) -> {
+			Matcher constant = STRING_CONSTANT.matcher(text);
+			while (constant.find()) {
+				String value = constant.group(2);
+				if (value.startsWith("ballast_") || (value.contains("_") && tables.contains(value))) {
+					named.put(value, source);
+				}
+			}
+		});
+		assertThat(named).as("channel constants").containsKey("ballast_changes");
+		List<String> copies = new ArrayList<>();
+		named.forEach((value, declaring) -> code.forEach((source, text) -> {
+			Pattern word = Pattern.compile("\\b" + value + "\\b");
+			if (!source.equals(declaring)
+					&& literals(text).stream().anyMatch(literal -> word.matcher(literal).find())) {
+				copies.add("%s writes \"%s\", which %s holds".formatted(source.getFileName(), value,
+						declaring.getFileName()));
+			}
+		}));
+		assertThat(copies).as("names written beside their constant").isEmpty();
+	}
+
+	private static List<String> literals(String code) {
+		List<String> literals = new ArrayList<>();
+		Matcher block = TEXT_BLOCK.matcher(code);
+		while (block.find()) {
+			literals.add(block.group(1));
+		}
+		Matcher string = STRING.matcher(TEXT_BLOCK.matcher(code).replaceAll(""));
+		while (string.find()) {
+			literals.add(string.group(1));
+		}
+		return literals;
 	}
 
 }

@@ -72,8 +72,7 @@ class AuditController {
 		}
 		if (query.since() != null) {
 			// Instant.toString is always in UTC with a Z: no '+' that a query string
-			// would
-			// read as a space.
+			// would read as a space.
 			next.queryParam("since", query.since().toString());
 		}
 		return next.queryParam("limit", query.limit()).queryParam("before", lastId).build().toUriString();

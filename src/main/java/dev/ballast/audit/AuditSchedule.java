@@ -1,22 +1,27 @@
 package dev.ballast.audit;
 
+import java.time.Duration;
+
 import dev.ballast.database.PeriodicJobs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.scheduling.annotation.EnableScheduling;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
- * The audit retention timer. {@code ballast.audit.scheduled=false} turns it off, for
- * tests that drive a node's clock and must not prune other nodes' events by it.
+ * The audit retention timer, every {@code ballast.audit.prune-interval} from a minute
+ * after the start. {@code ballast.audit.scheduled=false} turns it off, for tests that
+ * drive a node's clock and must not prune other nodes' events by it.
  */
 @Component
 @EnableScheduling
-@ConditionalOnBooleanProperty(name = "ballast.audit.scheduled", matchIfMissing = true)
-class AuditSchedule {
+class AuditSchedule implements SchedulingConfigurer {
+
+	private static final Duration FIRST_PRUNE = Duration.ofMinutes(1);
 
 	private static final Logger log = LoggerFactory.getLogger(AuditSchedule.class);
 
@@ -24,12 +29,21 @@ class AuditSchedule {
 
 	private final PeriodicJobs jobs;
 
-	AuditSchedule(AuditRetention retention, PeriodicJobs jobs) {
+	private final AuditSettings settings;
+
+	AuditSchedule(AuditRetention retention, PeriodicJobs jobs, AuditSettings settings) {
 		this.retention = retention;
 		this.jobs = jobs;
+		this.settings = settings;
 	}
 
-	@Scheduled(fixedDelayString = "${ballast.audit.prune-interval:1h}", initialDelay = 60_000)
+	@Override
+	public void configureTasks(ScheduledTaskRegistrar registrar) {
+		if (settings.scheduled()) {
+			registrar.addFixedDelayTask(new FixedDelayTask(this::prune, settings.pruneInterval(), FIRST_PRUNE));
+		}
+	}
+
 	void prune() {
 		jobs.whenReachable("Audit retention", () -> {
 			int deleted = retention.prune();

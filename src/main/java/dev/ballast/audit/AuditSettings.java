@@ -11,9 +11,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param retention how long audit events are kept; older ones are pruned every
  * {@code pruneInterval}
  * @param pruneInterval how often the retention job runs
+ * @param scheduled whether this node runs the retention job (tests drive it)
  */
 @ConfigurationProperties("ballast.audit")
-record AuditSettings(@DefaultValue("90d") Duration retention, @DefaultValue("1h") Duration pruneInterval) {
+record AuditSettings(@DefaultValue("90d") Duration retention, @DefaultValue("1h") Duration pruneInterval,
+		@DefaultValue("true") boolean scheduled) {
 
 	AuditSettings {
 		if (retention.isNegative() || retention.isZero()) {

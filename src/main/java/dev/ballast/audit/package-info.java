@@ -8,4 +8,7 @@
  * {@code ballast.audit.retention} are pruned on one node at a time. The table refuses
  * UPDATE, and DELETE except by that pruning.
  */
+@ApplicationModule(allowedDependencies = { "database", "web" })
 package dev.ballast.audit;
+
+import org.springframework.modulith.ApplicationModule;

@@ -9,4 +9,7 @@
  * {@link dev.ballast.client.SmoothWeightedBalancer} spreads picks over the instances in
  * proportion to their effective weights.
  */
+@ApplicationModule(allowedDependencies = {})
 package dev.ballast.client;
+
+import org.springframework.modulith.ApplicationModule;

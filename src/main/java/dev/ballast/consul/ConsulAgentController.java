@@ -1,6 +1,7 @@
 package dev.ballast.consul;
 
 import java.util.List;
+import java.util.Map;
 
 import dev.ballast.instance.CheckSettings;
 import dev.ballast.instance.CheckTargets;
@@ -66,7 +67,7 @@ class ConsulAgentController {
 		ConsulRegistration registration = ConsulRegistration.read(parse(body), request.getRemoteAddr(), targets);
 		scope.require(registration.service().value());
 		directory.register(registration.service(), registration.id(), registration.address(), registration.port(),
-				registration.weight(), registration.metadata(), registration.tags(), registration.leaseTtlSeconds(),
+				registration.weight(), registration.metadata(), registration.tags(), registration.leaseTtl(),
 				registration.critical() ? reports::failing : ReportedHealth.PASSING, registration.checks());
 		return ResponseEntity.ok().build();
 	}
@@ -109,7 +110,7 @@ class ConsulAgentController {
 		if (enable == null || enable.isEmpty()) {
 			throw ConsulRefusal.badRequest("enable", "Missing value for enable: send ?enable=true or ?enable=false");
 		}
-		boolean on = ConsulQuery.flag(java.util.Map.of("enable", enable), "enable");
+		boolean on = ConsulQuery.flag(Map.of("enable", enable), "enable");
 		InstanceId instance = instanceId(id, "service ID");
 		ServiceName service = holder(instance, unknownService(id));
 		if (on) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import dev.ballast.instance.Tags;
 import dev.ballast.instance.ZoneView;
@@ -79,7 +80,7 @@ record ConsulQuery(long index, String waitFor, boolean passing, List<String> tag
 			throw ConsulRefusal.badRequest("tag",
 					"a read is for one zone; got %s".formatted(zones.stream()
 						.map(zone -> ConsulRegistration.quote(ZONE_TAG + zone))
-						.collect(java.util.stream.Collectors.joining(" and "))));
+						.collect(Collectors.joining(" and "))));
 		}
 		if (zones.isEmpty()) {
 			return null;

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 import dev.ballast.instance.CheckDefinition;
@@ -13,11 +14,21 @@ import dev.ballast.instance.CheckKind;
 import dev.ballast.instance.CheckRefusal;
 import dev.ballast.instance.CheckTargets;
 import dev.ballast.instance.InstanceId;
+import dev.ballast.instance.LeaseTtl;
+import dev.ballast.instance.Port;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.instance.Tags;
 import dev.ballast.web.FieldError;
 import dev.ballast.web.InvalidRequestException;
+import dev.ballast.weight.Weight;
+import dev.ballast.weight.WeightReader;
+import dev.ballast.weight.WeightReading;
+import dev.ballast.weight.WeightReading.Exact;
+import dev.ballast.weight.WeightReading.Normalized;
+import dev.ballast.weight.WeightReading.Refused;
 import tools.jackson.databind.JsonNode;
+
+import org.springframework.http.HttpStatus;
 
 /**
  * A body of {@code PUT /v1/agent/service/register}, typed at the border. Field names are
@@ -36,16 +47,13 @@ import tools.jackson.databind.JsonNode;
  * service's default
  * @param metadata {@code Meta} without {@code weight}
  * @param tags {@code Tags}, by Ballast's one rule for tags
- * @param leaseTtlSeconds the TTL check's {@code TTL}, or null when the checks Ballast
- * runs keep the lease
+ * @param leaseTtl the TTL check's {@code TTL}, or null when the checks Ballast runs keep
+ * the lease
  * @param critical whether a check was registered with {@code Status: critical}
  * @param checks the HTTP, TCP and gRPC checks Ballast runs
  */
-record ConsulRegistration(ServiceName service, InstanceId id, String address, int port, Integer weight,
-		Map<String, String> metadata, Tags tags, Integer leaseTtlSeconds, boolean critical,
-		List<CheckDefinition> checks) {
-
-	static final Pattern CANONICAL_WEIGHT = Pattern.compile("0|[1-9][0-9]{0,3}|10000");
+record ConsulRegistration(ServiceName service, InstanceId id, String address, Port port, Weight weight,
+		Map<String, String> metadata, Tags tags, LeaseTtl leaseTtl, boolean critical, List<CheckDefinition> checks) {
 
 	private static final Pattern ADDRESS = Pattern.compile("[A-Za-z0-9.:_%\\[\\]-]{1,253}");
 
@@ -61,7 +69,7 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 
 	static ConsulRegistration read(JsonNode body, String callerAddress, CheckTargets targets) {
 		if (body == null || !body.isObject()) {
-			throw new ConsulRefusal(org.springframework.http.HttpStatus.BAD_REQUEST,
+			throw new ConsulRefusal(HttpStatus.BAD_REQUEST,
 					"Request decode failed: the body must be a JSON object (a service definition)");
 		}
 		ServiceName service = name(text(body, "Name"));
@@ -73,13 +81,13 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 			throw ConsulRefusal.badRequest("Address",
 					"must be a host name or IP address of 1 to 253 characters; got " + quote(address));
 		}
-		int port = port(field(body, "Port"));
+		Port port = port(field(body, "Port"));
 		Tags tags = tags(field(body, "Tags"));
 		Map<String, String> meta = meta(field(body, "Meta"));
-		Integer weight = weight(field(body, "Weights"), meta.remove("weight"));
+		Weight weight = weight(field(body, "Weights"), meta.remove("weight"));
 		Checks checks = checks(body, id, address, port, targets);
-		return new ConsulRegistration(service, id, address, port, weight, meta, tags, checks.ttlSeconds(),
-				checks.critical(), checks.probes());
+		return new ConsulRegistration(service, id, address, port, weight, meta, tags, checks.ttl(), checks.critical(),
+				checks.probes());
 	}
 
 	/**
@@ -141,13 +149,12 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 		}
 	}
 
-	private static int port(JsonNode port) {
-		if (port == null || !port.isIntegralNumber() || !port.canConvertToInt() || port.intValue() < 1
-				|| port.intValue() > 65535) {
-			throw ConsulRefusal.badRequest("Port", "Ballast needs the instance's port, an integer from 1 to 65535; got "
+	private static Port port(JsonNode port) {
+		if (port == null || !port.isIntegralNumber() || !port.canConvertToInt() || !Port.holds(port.intValue())) {
+			throw ConsulRefusal.badRequest("Port", "Ballast needs the instance's port, " + Port.EXPECTED + "; got "
 					+ (port == null ? "none" : kind(port)));
 		}
-		return port.intValue();
+		return Port.of(port.intValue());
 	}
 
 	/**
@@ -196,20 +203,14 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 	}
 
 	/**
-	 * The typed weight: {@code Weights.Passing} (a JSON integer) or {@code Meta.weight}
-	 * (only a canonical decimal), and the two must agree when both are sent.
+	 * The typed weight, read by the one weight reader ({@link WeightReader}):
+	 * {@code Weights.Passing} (a JSON integer) or {@code Meta.weight} (only a canonical
+	 * decimal), and the two must agree when both are sent.
 	 */
-	private static Integer weight(JsonNode weights, String metaWeight) {
-		Integer fromMeta = null;
-		if (metaWeight != null) {
-			if (!CANONICAL_WEIGHT.matcher(metaWeight).matches()) {
-				throw ConsulRefusal.badRequest("Meta.weight",
-						"must be a canonical decimal from \"0\" to \"10000\" (it becomes the instance's typed weight); "
-								+ "got " + quote(metaWeight));
-			}
-			fromMeta = Integer.valueOf(metaWeight);
-		}
-		Integer passing = null;
+	private static Weight weight(JsonNode weights, String metaWeight) {
+		Weight fromMeta = metaWeight == null ? null
+				: accepted("Meta.weight", WeightReader.readCanonicalText("Meta.weight", metaWeight));
+		Weight passing = null;
 		if (weights != null) {
 			if (!weights.isObject()) {
 				throw ConsulRefusal.badRequest("Weights",
@@ -219,22 +220,29 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 			weightField(weights, "Warning");
 		}
 		if (passing != null && fromMeta != null && !passing.equals(fromMeta)) {
-			throw ConsulRefusal.badRequest("Weights.Passing",
-					"Weights.Passing (%d) and Meta.weight (\"%d\") disagree; ".formatted(passing, fromMeta)
-							+ "send one of them");
+			throw ConsulRefusal.badRequest("Weights.Passing", "Weights.Passing (%d) and Meta.weight (\"%d\") disagree; "
+				.formatted(passing.value(), fromMeta.value()) + "send one of them");
 		}
 		return passing != null ? passing : fromMeta;
 	}
 
-	private static Integer weightField(JsonNode weights, String name) {
+	private static Weight weightField(JsonNode weights, String name) {
 		JsonNode value = field(weights, name);
-		if (value == null) {
-			return null;
-		}
-		if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < 0 || value.intValue() > 10000) {
-			throw ConsulRefusal.badRequest("Weights." + name, "must be an integer from 0 to 10000; got " + kind(value));
-		}
-		return value.intValue();
+		return value == null ? null : accepted("Weights." + name, WeightReader.readInteger("Weights." + name, value));
+	}
+
+	/**
+	 * The weight read, or a refusal in Consul's manner: {@code Invalid Weights.Passing:
+	 * must be an integer from 0 to 10000; got the number 1.5}. The reader's refusal
+	 * starts with the field name it was given.
+	 */
+	private static Weight accepted(String field, WeightReading reading) {
+		return switch (reading) {
+			case Exact exact -> exact.weight();
+			case Normalized normalized -> normalized.weight();
+			case Refused refused ->
+				throw ConsulRefusal.badRequest(field, refused.detail().substring(field.length() + 1));
+		};
 	}
 
 	/**
@@ -242,7 +250,7 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 	 * TCP and gRPC checks, which Ballast runs itself ({@link CheckDefinition}); at least
 	 * one of either.
 	 */
-	private static Checks checks(JsonNode body, InstanceId id, String address, int port, CheckTargets targets) {
+	private static Checks checks(JsonNode body, InstanceId id, String address, Port port, CheckTargets targets) {
 		List<JsonNode> checks = new ArrayList<>();
 		List<String> fields = new ArrayList<>();
 		JsonNode one = field(body, "Check");
@@ -266,7 +274,7 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 							+ "\"30s\"}, passed before it runs out), or an HTTP, TCP or gRPC check that Ballast runs "
 							+ "(\"Check\": {\"HTTP\": \"http://host:port/health\", \"Interval\": \"10s\"})");
 		}
-		Integer ttl = null;
+		LeaseTtl ttl = null;
 		boolean critical = false;
 		List<CheckDefinition> probes = new ArrayList<>();
 		for (int index = 0; index < checks.size(); index++) {
@@ -309,7 +317,7 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 		return "critical".equals(status);
 	}
 
-	private static int ttl(JsonNode check, String field, InstanceId id, String ttlText) {
+	private static LeaseTtl ttl(JsonNode check, String field, InstanceId id, String ttlText) {
 		for (String probe : PROBES) {
 			if (present(check, probe)) {
 				throw ConsulRefusal.badRequest(field + "." + probe,
@@ -323,16 +331,15 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 						.formatted(id, quote(checkId)));
 		}
 		Duration ttl = GoDuration.parse(ttlText);
-		if (ttl == null || ttl.toNanosPart() != 0 || ttl.toSeconds() < 5 || ttl.toSeconds() > 300) {
-			throw ConsulRefusal.badRequest(field + ".TTL",
-					"must be a duration of whole seconds from 5s to 300s (5m), which becomes the lease; got "
-							+ quote(ttlText));
-		}
-		return (int) ttl.toSeconds();
+		return (ttl == null ? Optional.<LeaseTtl>empty() : LeaseTtl.of(ttl))
+			.orElseThrow(() -> ConsulRefusal.badRequest(field + ".TTL",
+					"must be a duration of whole seconds from %ds to %ds, which becomes the lease; got %s"
+						.formatted(LeaseTtl.MIN, LeaseTtl.MAX, quote(ttlText))));
 	}
 
 	/** An HTTP, TCP or gRPC check, which Ballast runs. */
-	private static CheckDefinition probe(JsonNode check, String field, String address, int port, CheckTargets targets) {
+	private static CheckDefinition probe(JsonNode check, String field, String address, Port port,
+			CheckTargets targets) {
 		List<String> kinds = PROBES.stream().filter(probe -> present(check, probe)).toList();
 		if (kinds.isEmpty()) {
 			throw ConsulRefusal.badRequest(field, "a check needs TTL, HTTP, TCP or GRPC");
@@ -456,12 +463,11 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, in
 	}
 
 	/**
-	 * @param ttlSeconds the TTL check's lease, or null when the checks Ballast runs keep
-	 * it
+	 * @param ttl the TTL check's lease, or null when the checks Ballast runs keep it
 	 * @param critical whether a check was registered with {@code Status: critical}
 	 * @param probes the checks Ballast runs
 	 */
-	private record Checks(Integer ttlSeconds, boolean critical, List<CheckDefinition> probes) {
+	private record Checks(LeaseTtl ttl, boolean critical, List<CheckDefinition> probes) {
 	}
 
 }

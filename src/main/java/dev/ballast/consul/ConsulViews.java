@@ -41,7 +41,7 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 			long index = instance.revision() + 1;
 			return new ConsulShapes.CatalogEntry("", settings.node(), nodeAddress, settings.datacenter(), Map.of(),
 					Map.of(), "", instance.id(), instance.service(), instance.tags(), instance.address(),
-					weights(instance), meta(instance), instance.port(), false, index, index);
+					weights(instance), meta(instance), instance.port().value(), false, index, index);
 		}).toList();
 	}
 
@@ -79,7 +79,7 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 	private static List<InstanceView> routable(InstanceList state, ConsulQuery query) {
 		return state.instances()
 			.stream()
-			.filter(instance -> instance.routable() && instance.effectiveWeight().value() >= 1)
+			.filter(InstanceView::routable)
 			.filter(instance -> Tags.carryAll(instance.tags(), query.tags()))
 			.toList();
 	}
@@ -91,7 +91,7 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 	private static ConsulShapes.Service service(InstanceView instance) {
 		long index = instance.revision() + 1;
 		return new ConsulShapes.Service(instance.id(), instance.service(), instance.tags(), instance.address(),
-				meta(instance), instance.port(), weights(instance), false, index, index);
+				meta(instance), instance.port().value(), weights(instance), false, index, index);
 	}
 
 	private static ConsulShapes.Weights weights(InstanceView instance) {

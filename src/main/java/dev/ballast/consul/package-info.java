@@ -9,4 +9,7 @@
  * as the one weight that ever travels as a string, in {@code Meta.weight}. See
  * {@code docs/consul.md}.
  */
+@ApplicationModule(allowedDependencies = { "database", "instance", "lease", "release", "security", "web", "weight" })
 package dev.ballast.consul;
+
+import org.springframework.modulith.ApplicationModule;

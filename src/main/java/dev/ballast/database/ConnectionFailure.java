@@ -27,10 +27,8 @@ public final class ConnectionFailure {
 				return true;
 			}
 			// A transaction that could not even be rolled back lost its connection
-			// (Hikari
-			// then says only "Connection is closed", with no SQLSTATE), and the failure
-			// it
-			// hides is the one that counts.
+			// (Hikari then says only "Connection is closed", with no SQLSTATE), and the
+			// failure it hides is the one that counts.
 			if (cause instanceof TransactionSystemException transaction) {
 				return transaction.getApplicationException() == null
 						|| isCauseOf(transaction.getApplicationException());

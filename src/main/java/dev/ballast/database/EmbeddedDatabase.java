@@ -115,8 +115,9 @@ class EmbeddedDatabase {
 						+ "definitions generated at build time for the embedded database (-Dspring.aot.enabled=true); "
 						+ "start it without -Dspring.aot.enabled=true to use an external database");
 			}
-			// Bound as DataDirectory binds it: that record is a bean, created too late.
-			dataDir = Path.of(Binder.get(environment).bind("ballast.data-dir", String.class).orElse("./data"));
+			// The record bound here, as its bean binds it later (too late for this
+			// start), so that its default is the one.
+			dataDir = Binder.get(environment).bindOrCreate("ballast", DataDirectory.class).path();
 		}
 
 		@Override

@@ -5,7 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,10 +71,10 @@ final class StalePostmaster {
 			process.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
 			return true;
 		}
-		catch (java.util.concurrent.TimeoutException ex) {
+		catch (TimeoutException ex) {
 			return false;
 		}
-		catch (java.util.concurrent.ExecutionException ex) {
+		catch (ExecutionException ex) {
 			return !process.isAlive();
 		}
 		catch (InterruptedException ex) {

@@ -8,4 +8,7 @@
  * announces {@link dev.ballast.database.DatabaseLost} and
  * {@link dev.ballast.database.DatabaseRestored}.
  */
+@ApplicationModule(allowedDependencies = {})
 package dev.ballast.database;
+
+import org.springframework.modulith.ApplicationModule;

@@ -1,5 +1,6 @@
 package dev.ballast.dns;
 
+import java.io.Closeable;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -295,7 +296,7 @@ class DnsServer implements SmartLifecycle {
 		}
 	}
 
-	private static void closeQuietly(java.io.Closeable closeable) {
+	private static void closeQuietly(Closeable closeable) {
 		try {
 			closeable.close();
 		}

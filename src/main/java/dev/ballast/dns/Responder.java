@@ -2,11 +2,12 @@ package dev.ballast.dns;
 
 import java.io.IOException;
 import java.net.Inet4Address;
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-import dev.ballast.instance.ServiceName;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.xbill.DNS.AAAARecord;
 import org.xbill.DNS.ARecord;
@@ -15,6 +16,7 @@ import org.xbill.DNS.Flags;
 import org.xbill.DNS.Header;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
+import org.xbill.DNS.NameTooLongException;
 import org.xbill.DNS.OPTRecord;
 import org.xbill.DNS.Opcode;
 import org.xbill.DNS.Rcode;
@@ -22,6 +24,7 @@ import org.xbill.DNS.Record;
 import org.xbill.DNS.SOARecord;
 import org.xbill.DNS.SRVRecord;
 import org.xbill.DNS.Section;
+import org.xbill.DNS.TextParseException;
 import org.xbill.DNS.Type;
 
 /**
@@ -89,7 +92,7 @@ final class Responder {
 		}
 		Message query;
 		try {
-			byte[] exact = length == packet.length ? packet : java.util.Arrays.copyOf(packet, length);
+			byte[] exact = length == packet.length ? packet : Arrays.copyOf(packet, length);
 			query = new Message(exact);
 		}
 		catch (IOException | RuntimeException ex) {
@@ -282,8 +285,7 @@ final class Responder {
 	private void count(String type, String rcode, Transport transport) {
 		meters
 			.counter("ballast.dns.queries", "type", type, "rcode", rcode, "transport",
-					transport.name().toLowerCase(java.util.Locale.ROOT), "stale",
-					Boolean.toString(!reachable.getAsBoolean()))
+					transport.name().toLowerCase(Locale.ROOT), "stale", Boolean.toString(!reachable.getAsBoolean()))
 			.increment();
 	}
 
@@ -303,7 +305,7 @@ final class Responder {
 		try {
 			return Name.concatenate(Name.fromString(label), domain);
 		}
-		catch (org.xbill.DNS.TextParseException | org.xbill.DNS.NameTooLongException ex) {
+		catch (TextParseException | NameTooLongException ex) {
 			throw new IllegalArgumentException("domain too long: " + domain, ex);
 		}
 	}

@@ -12,12 +12,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.ballast.instance.Health;
 import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.Mode;
 import org.xbill.DNS.Name;
+import org.xbill.DNS.NameTooLongException;
 import org.xbill.DNS.TextParseException;
 
 /**
@@ -107,29 +109,24 @@ record ServiceRecords(long revision, List<Entry> listed, Map<String, Entry> byLa
 		Map<String, Entry> byLabel = new LinkedHashMap<>();
 		for (int i = 0; i < list.instances().size(); i++) {
 			InstanceView instance = list.instances().get(i);
-			if (!routable(instance) && !drainingAtZero(instance)) {
+			if (!instance.routable() && !drainingAtZero(instance)) {
 				continue;
 			}
 			InstanceView seen = view.instances().get(i);
-			int weight = routable(seen) ? SrvWeights.srvWeight(seen.effectiveWeight().value(), largest) : 0;
+			int weight = seen.routable() ? SrvWeights.srvWeight(seen.effectiveWeight().value(), largest) : 0;
 			Optional<InetAddress> address = literal(instance.address());
 			if (address.isPresent()) {
 				String label = label(instance.id());
-				Entry entry = new Entry(child(service, label), instance.port(), weight, address.get());
+				Entry entry = new Entry(child(service, label), instance.port().value(), weight, address.get());
 				listed.add(entry);
 				byLabel.put(label, entry);
 			}
 			else {
 				hostName(instance.address())
-					.ifPresent(host -> listed.add(new Entry(host, instance.port(), weight, null)));
+					.ifPresent(host -> listed.add(new Entry(host, instance.port().value(), weight, null)));
 			}
 		}
-		return new ServiceRecords(list.revision(), List.copyOf(listed), Map.copyOf(byLabel),
-				new java.util.concurrent.ConcurrentHashMap<>());
-	}
-
-	private static boolean routable(InstanceView instance) {
-		return instance.routable() && instance.effectiveWeight().value() > 0;
+		return new ServiceRecords(list.revision(), List.copyOf(listed), Map.copyOf(byLabel), new ConcurrentHashMap<>());
 	}
 
 	private static boolean drainingAtZero(InstanceView instance) {
@@ -181,7 +178,7 @@ record ServiceRecords(long revision, List<Entry> listed, Map<String, Entry> byLa
 			}
 			return name;
 		}
-		catch (TextParseException | org.xbill.DNS.NameTooLongException ex) {
+		catch (TextParseException | NameTooLongException ex) {
 			throw new IllegalArgumentException("not a DNS name under " + parent + ": " + String.join(".", labels), ex);
 		}
 	}

@@ -166,8 +166,7 @@ public final class Changes {
 				return false;
 			}
 			// An ejection (a registration that reports itself critical, ReportedHealth)
-			// is
-			// bounded by the ejection cap, as lease expiry's is, not by the guard.
+			// is bounded by the ejection cap, as lease expiry's is, not by the guard.
 			if (before == null) {
 				return after.heldOutByAction();
 			}

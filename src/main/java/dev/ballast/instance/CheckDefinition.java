@@ -52,7 +52,7 @@ public record CheckDefinition(CheckKind kind, String target, String grpcService,
 	 * of this, so it outlasts a prober's death and the handover of its checks (seconds)
 	 * many times over, and runs out only when no node probes at all.
 	 */
-	public static final int KEPT_LEASE_SECONDS = 60;
+	public static final LeaseTtl KEPT_LEASE = LeaseTtl.ofSeconds(60);
 
 	/** Checks an instance may carry. */
 	public static final int MAX_PER_INSTANCE = 8;
@@ -149,12 +149,12 @@ public record CheckDefinition(CheckKind kind, String target, String grpcService,
 	}
 
 	/** The port the probe connects to (an HTTP URL's default port when it names none). */
-	public int port() {
+	public Port port() {
 		if (kind == CheckKind.HTTP) {
 			URI uri = URI.create(target);
-			return uri.getPort() != -1 ? uri.getPort() : uri.getScheme().equals("https") ? 443 : 80;
+			return Port.of(uri.getPort() != -1 ? uri.getPort() : uri.getScheme().equals("https") ? 443 : 80);
 		}
-		return Integer.parseInt(target.substring(target.lastIndexOf(':') + 1));
+		return Port.of(Integer.parseInt(target.substring(target.lastIndexOf(':') + 1)));
 	}
 
 	private static String httpTarget(String target) {
@@ -177,8 +177,8 @@ public record CheckDefinition(CheckKind kind, String target, String grpcService,
 		if (uri.getRawFragment() != null) {
 			throw new CheckRefusal("http", "must not carry a #fragment; got " + quoted(target));
 		}
-		if (uri.getPort() == 0 || uri.getPort() > 65535) {
-			throw new CheckRefusal("http", "the port must be from 1 to 65535; got " + quoted(target));
+		if (uri.getPort() != -1 && !Port.holds(uri.getPort())) {
+			throw new CheckRefusal("http", "the port must be " + Port.EXPECTED + "; got " + quoted(target));
 		}
 		if (target.length() > 2048) {
 			throw new CheckRefusal("http", "must be at most 2048 characters");
@@ -188,10 +188,9 @@ public record CheckDefinition(CheckKind kind, String target, String grpcService,
 
 	private static void hostPort(String field, String target) {
 		var matched = HOST_PORT.matcher(target);
-		if (!matched.matches() || Integer.parseInt(matched.group(2)) < 1
-				|| Integer.parseInt(matched.group(2)) > 65535) {
-			throw new CheckRefusal(field,
-					"must be host:port with a port from 1 to 65535 ([v6]:port for IPv6); got " + quoted(target));
+		if (!matched.matches() || !Port.holds(Long.parseLong(matched.group(2)))) {
+			throw new CheckRefusal(field, "must be host:port with a port from " + Port.MIN + " to " + Port.MAX
+					+ " ([v6]:port for IPv6); got " + quoted(target));
 		}
 	}
 

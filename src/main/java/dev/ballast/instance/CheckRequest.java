@@ -52,7 +52,7 @@ record CheckRequest(
 	 * @throws InvalidRequestException naming the field at fault
 	 * ({@code /checks/1/intervalSeconds})
 	 */
-	static List<CheckDefinition> definitions(List<CheckRequest> checks, String address, int port,
+	static List<CheckDefinition> definitions(List<CheckRequest> checks, String address, Port port,
 			CheckTargets targets) {
 		if (checks == null || checks.isEmpty()) {
 			return List.of();

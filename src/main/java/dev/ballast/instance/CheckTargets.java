@@ -35,7 +35,7 @@ public final class CheckTargets {
 	 * @throws CheckRefusal when {@code check} may not be probed for an instance at
 	 * {@code address}:{@code port}
 	 */
-	public void require(CheckDefinition check, String address, int port) {
+	public void require(CheckDefinition check, String address, Port port) {
 		String field = check.kind().name().toLowerCase(Locale.ROOT);
 		String host = check.host();
 		InetAddress literal = literal(host);
@@ -44,7 +44,7 @@ public final class CheckTargets {
 		}
 		if (!sameHost(host, literal, address)) {
 			throw new CheckRefusal(field,
-					"a check may only probe its own instance (%s:%d) or a network the operator ".formatted(address,
+					"a check may only probe its own instance (%s:%s) or a network the operator ".formatted(address,
 							port) + "allows (ballast.checks.allowed-networks); got host "
 							+ CheckDefinition.quoted(host));
 		}
@@ -54,9 +54,9 @@ public final class CheckTargets {
 					+ "(169.254.0.0/16 serves cloud instance metadata) unless ballast.checks.allowed-networks holds "
 					+ "them; got " + CheckDefinition.quoted(host));
 		}
-		if (!anyPort && check.port() != port) {
+		if (!anyPort && !check.port().equals(port)) {
 			throw new CheckRefusal(field,
-					"a check probes the instance's own port %d (ballast.checks.any-port allows ".formatted(port)
+					"a check probes the instance's own port %s (ballast.checks.any-port allows ".formatted(port)
 							+ "others); got port " + check.port());
 		}
 	}

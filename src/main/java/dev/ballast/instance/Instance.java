@@ -1,6 +1,5 @@
 package dev.ballast.instance;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -15,7 +14,7 @@ import dev.ballast.weight.Weight;
  * @param service the service it belongs to
  * @param id its client-chosen id
  * @param address host name or IP address
- * @param port TCP port, 1..65535
+ * @param port the port it serves on
  * @param zone failure domain, or {@code null}
  * @param weight the configured weight
  * @param effectiveWeight what balancers must use
@@ -27,18 +26,19 @@ import dev.ballast.weight.Weight;
  * routable by the ejection cap)
  * @param metadata free-form labels
  * @param tags labels in the registrant's order ({@link Tags})
- * @param leaseTtlSeconds how long the lease lasts after each renewal
+ * @param leaseTtl how long the lease lasts after each renewal
  * @param lastRenewedAt when the lease was last renewed
  * @param revision the service revision of the last change to this instance
  */
-public record Instance(ServiceName service, InstanceId id, String address, int port, String zone, Weight weight,
+public record Instance(ServiceName service, InstanceId id, String address, Port port, String zone, Weight weight,
 		Weight effectiveWeight, Weight nominalWeight, Mode mode, ModeDetail detail, Health health, boolean ejected,
-		Metadata metadata, Tags tags, int leaseTtlSeconds, Instant lastRenewedAt, long revision) {
+		Metadata metadata, Tags tags, LeaseTtl leaseTtl, Instant lastRenewedAt, long revision) {
 
 	public Instance {
 		Objects.requireNonNull(service, "service");
 		Objects.requireNonNull(id, "id");
 		Objects.requireNonNull(address, "address");
+		Objects.requireNonNull(port, "port");
 		Objects.requireNonNull(weight, "weight");
 		Objects.requireNonNull(effectiveWeight, "effectiveWeight");
 		Objects.requireNonNull(nominalWeight, "nominalWeight");
@@ -46,6 +46,7 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 		Objects.requireNonNull(health, "health");
 		Objects.requireNonNull(metadata, "metadata");
 		Objects.requireNonNull(tags, "tags");
+		Objects.requireNonNull(leaseTtl, "leaseTtl");
 		Objects.requireNonNull(lastRenewedAt, "lastRenewedAt");
 		if (ejected && health != Health.CRITICAL) {
 			throw new IllegalArgumentException("only an expired (CRITICAL) instance can be ejected");
@@ -64,29 +65,29 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	 * {@code current}: renewed and passing, its mode and ramp carried over; the nominal
 	 * weight remembers the last positive weight when the registrant sets 0.
 	 */
-	static Instance registered(ServiceName service, InstanceId id, String address, int port, String zone, Weight weight,
-			Metadata metadata, Tags tags, int leaseTtlSeconds, Instant renewedAt, Instance current) {
+	static Instance registered(ServiceName service, InstanceId id, String address, Port port, String zone,
+			Weight weight, Metadata metadata, Tags tags, LeaseTtl leaseTtl, Instant renewedAt, Instance current) {
 		if (current == null) {
 			return new Instance(service, id, address, port, zone, weight, weight, weight, Mode.SERVING, null,
-					Health.PASSING, false, metadata, tags, leaseTtlSeconds, renewedAt, 0);
+					Health.PASSING, false, metadata, tags, leaseTtl, renewedAt, 0);
 		}
 		return new Instance(service, id, address, port, zone, weight,
 				effective(weight, current.mode, false, current.effectiveWeight),
 				NominalWeight.after(current.nominalWeight, weight, true), current.mode, current.detail, Health.PASSING,
-				false, metadata, tags, leaseTtlSeconds, renewedAt, current.revision);
+				false, metadata, tags, leaseTtl, renewedAt, current.revision);
 	}
 
 	/** This instance after an operator's edit of its zone, weight, metadata and tags. */
 	Instance edited(String newZone, Weight newWeight, Metadata newMetadata, Tags newTags) {
 		Instance weighted = withWeight(newWeight);
 		return new Instance(service, id, address, port, newZone, newWeight, weighted.effectiveWeight,
-				weighted.nominalWeight, mode, detail, health, ejected, newMetadata, newTags, leaseTtlSeconds,
-				lastRenewedAt, revision);
+				weighted.nominalWeight, mode, detail, health, ejected, newMetadata, newTags, leaseTtl, lastRenewedAt,
+				revision);
 	}
 
 	/** The lease lasts exactly its TTL after the last renewal. */
 	public Instant leaseExpiresAt() {
-		return lastRenewedAt.plus(Duration.ofSeconds(leaseTtlSeconds));
+		return lastRenewedAt.plus(leaseTtl.duration());
 	}
 
 	/** Whether balancers may send traffic to this instance. */
@@ -100,7 +101,7 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	 */
 	public Instance renewed(Instant at) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, mode, false, effectiveWeight),
-				nominalWeight, mode, detail, Health.PASSING, false, metadata, tags, leaseTtlSeconds, at, revision);
+				nominalWeight, mode, detail, Health.PASSING, false, metadata, tags, leaseTtl, at, revision);
 	}
 
 	/**
@@ -109,13 +110,12 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	 */
 	public Instance expired(boolean eject) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, mode, eject, effectiveWeight),
-				nominalWeight, mode, detail, Health.CRITICAL, eject, metadata, tags, leaseTtlSeconds, lastRenewedAt,
-				revision);
+				nominalWeight, mode, detail, Health.CRITICAL, eject, metadata, tags, leaseTtl, lastRenewedAt, revision);
 	}
 
 	public Instance withRevision(long newRevision) {
 		return new Instance(service, id, address, port, zone, weight, effectiveWeight, nominalWeight, mode, detail,
-				health, ejected, metadata, tags, leaseTtlSeconds, lastRenewedAt, newRevision);
+				health, ejected, metadata, tags, leaseTtl, lastRenewedAt, newRevision);
 	}
 
 	/**
@@ -124,8 +124,7 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	 */
 	public Instance inMode(Mode newMode, Weight rampWeight, ModeDetail newDetail) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, newMode, ejected, rampWeight),
-				nominalWeight, newMode, newDetail, health, ejected, metadata, tags, leaseTtlSeconds, lastRenewedAt,
-				revision);
+				nominalWeight, newMode, newDetail, health, ejected, metadata, tags, leaseTtl, lastRenewedAt, revision);
 	}
 
 	/**
@@ -147,7 +146,7 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 	private Instance weighted(Weight newWeight, Weight newNominal) {
 		return new Instance(service, id, address, port, zone, newWeight,
 				effective(newWeight, mode, ejected, effectiveWeight), newNominal, mode, detail, health, ejected,
-				metadata, tags, leaseTtlSeconds, lastRenewedAt, revision);
+				metadata, tags, leaseTtl, lastRenewedAt, revision);
 	}
 
 	/**
@@ -182,12 +181,11 @@ public record Instance(ServiceName service, InstanceId id, String address, int p
 
 	/** Whether the parts of the instance that clients see differ, lease times aside. */
 	boolean sameRegistrationAs(Instance other) {
-		return address.equals(other.address) && port == other.port && Objects.equals(zone, other.zone)
+		return address.equals(other.address) && port.equals(other.port) && Objects.equals(zone, other.zone)
 				&& weight.equals(other.weight) && effectiveWeight.equals(other.effectiveWeight)
 				&& nominalWeight.equals(other.nominalWeight) && mode == other.mode
 				&& Objects.equals(detail, other.detail) && health == other.health && ejected == other.ejected
-				&& metadata.equals(other.metadata) && tags.equals(other.tags)
-				&& leaseTtlSeconds == other.leaseTtlSeconds;
+				&& metadata.equals(other.metadata) && tags.equals(other.tags) && leaseTtl.equals(other.leaseTtl);
 	}
 
 }

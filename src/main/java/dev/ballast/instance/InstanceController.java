@@ -3,6 +3,7 @@ package dev.ballast.instance;
 import java.util.List;
 
 import dev.ballast.web.ForceParameter;
+import dev.ballast.web.Problem;
 import dev.ballast.web.RequestReader;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -86,10 +87,10 @@ class InstanceController {
 			@Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
 					schema = @Schema(type = "boolean")) })
 	@ApiResponse(responseCode = "503",
-			description = "The node serves its maximum of watchers (problem type overloaded). "
-					+ dev.ballast.web.Problem.DATABASE_503 + " Retry after Retry-After.",
+			description = "The node serves its maximum of watchers (problem type overloaded). " + Problem.DATABASE_503
+					+ " Retry after Retry-After.",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	DeferredResult<ResponseEntity<InstanceList>> list(@PathVariable String service,
 			@RequestParam(required = false) @Parameter(
 					description = "Blocking query: wait until the revision is greater than this. The X-Ballast-Index "
@@ -124,10 +125,10 @@ class InstanceController {
 					@Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
 							schema = @Schema(type = "boolean")) })
 	@ApiResponse(responseCode = "503",
-			description = "The node serves its maximum of watchers (problem type overloaded). "
-					+ dev.ballast.web.Problem.DATABASE_503 + " Retry after Retry-After.",
+			description = "The node serves its maximum of watchers (problem type overloaded). " + Problem.DATABASE_503
+					+ " Retry after Retry-After.",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	DeferredResult<ResponseEntity<InstanceView>> get(@PathVariable String service, @PathVariable String id,
 			@RequestParam(required = false) @Parameter(
 					description = "Blocking query: wait until the instance changes after this revision. The ETag of "
@@ -152,7 +153,7 @@ class InstanceController {
 									value = "{\"address\":\"10.0.0.5\",\"port\":8080,\"weight\":\"0\"}") })))
 	@ApiResponse(responseCode = "409", description = GUARDED,
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	@ApiResponse(responseCode = "201", description = "Registered a new instance",
 			headers = @Header(name = Headers.NORMALIZED,
 					description = "JSON pointers of converted fields (NORMALIZE only)"))
@@ -161,8 +162,7 @@ class InstanceController {
 			headers = @Header(name = Headers.NORMALIZED,
 					description = "JSON pointers of converted fields (NORMALIZE only)"))
 	@ApiResponse(responseCode = "422", description = "The body breaks the schema, e.g. a string weight",
-			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class),
+			content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class),
 					examples = @ExampleObject(name = "string weight", value = REFUSED_WEIGHT)))
 	ResponseEntity<InstanceView> register(@PathVariable String service, @PathVariable String id,
 			@RequestBody @Parameter(hidden = true) JsonNode body) {
@@ -193,13 +193,12 @@ class InstanceController {
 					description = "JSON pointers of converted fields (NORMALIZE only)"))
 	@ApiResponse(responseCode = "409", description = GUARDED,
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	@ApiResponse(responseCode = "412", description = "If-Match does not match the instance's current revision",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	@ApiResponse(responseCode = "422", description = "The patch breaks the schema",
-			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class),
+			content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class),
 					examples = @ExampleObject(name = "string weight", value = REFUSED_WEIGHT)))
 	ResponseEntity<InstanceView> edit(@PathVariable String service, @PathVariable String id,
 			@RequestBody @Parameter(hidden = true) JsonNode body,

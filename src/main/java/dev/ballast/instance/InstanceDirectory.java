@@ -3,6 +3,7 @@ package dev.ballast.instance;
 import java.util.List;
 import java.util.Map;
 
+import dev.ballast.weight.Weight;
 import tools.jackson.databind.node.IntNode;
 
 import org.springframework.stereotype.Component;
@@ -37,19 +38,19 @@ public class InstanceDirectory {
 	 * @param metadata labels, checked like the REST API's (no key {@code weight})
 	 * @param tags checked already by the entrance ({@link Tags#of}, naming the fields its
 	 * way)
-	 * @param leaseTtlSeconds the lease, or null when the checks keep it
+	 * @param leaseTtl the lease, or null when the checks keep it
 	 * @param health what the registrant reported of its health with the registration
 	 * @param checks checks the registry runs, each held to {@link CheckTargets} here
 	 * @throws CheckRefusal when a check's target may not be probed
 	 * @return the instance as stored, and whether it is new
 	 * @throws dev.ballast.web.ConflictException when another service holds the id
 	 */
-	public Registered register(ServiceName service, InstanceId id, String address, int port, Integer weight,
-			Map<String, String> metadata, Tags tags, Integer leaseTtlSeconds, ReportedHealth health,
+	public Registered register(ServiceName service, InstanceId id, String address, Port port, Weight weight,
+			Map<String, String> metadata, Tags tags, LeaseTtl leaseTtl, ReportedHealth health,
 			List<CheckDefinition> checks) {
 		Registration registration = registrations.register(service, id,
-				new RegistrationRequest(address, port, weight == null ? null : IntNode.valueOf(weight), null, metadata,
-						tags.values(), leaseTtlSeconds, null, null),
+				new RegistrationRequest(address, port, weight == null ? null : IntNode.valueOf(weight.value()), null,
+						metadata, tags.values(), leaseTtl, null, null),
 				true, health, checks);
 		return new Registered(registration.instance(), registration.created());
 	}
@@ -72,6 +73,18 @@ public class InstanceDirectory {
 	 */
 	public Answer<InstanceList> listOrNone(ServiceName service) {
 		return queries.instancesOrNone(service);
+	}
+
+	/**
+	 * Keeps a state this node applied, which a read answered with
+	 * ({@link BlockingReads#applied}), as the service's last known state: so that the
+	 * service is still answered from memory during an outage once the node no longer
+	 * follows it, as a read from the database would have been.
+	 * @return {@code state}
+	 */
+	public InstanceList remember(InstanceList state) {
+		queries.remember(state);
+		return state;
 	}
 
 	/**

@@ -4,9 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 import dev.ballast.database.ConnectionFailure;
 import dev.ballast.web.NotFoundException;
@@ -163,47 +161,9 @@ public class InstanceQueries {
 				found.stale());
 	}
 
-	/**
-	 * The instances of the named services, or of every service when {@code only} is
-	 * empty: one list per registered service, with the revision it is current at, sorted
-	 * by service, all from one snapshot. A named service that is not registered has no
-	 * list. While the database is unreachable, from memory and marked stale if the node
-	 * knows every service asked for (all of them: a partial answer would read as
-	 * deregistrations); otherwise the failure.
-	 */
-	public Answer<List<InstanceList>> lists(Set<ServiceName> only) {
-		return read(() -> {
-			Map<String, List<InstanceView>> byService = instances.list(only)
-				.stream()
-				.map(InstanceView::of)
-				.collect(Collectors.groupingBy(InstanceView::service));
-			List<InstanceList> read = services.revisions(only)
-				.stream()
-				.map(service -> new InstanceList(service.name(), service.revision(),
-						byService.getOrDefault(service.name(), List.of()), LocalitySetting.of(service.locality())))
-				.toList();
-			read.forEach(lastKnown::instances);
-			return read;
-		}, () -> lastKnownLists(only));
-	}
-
-	private Optional<List<InstanceList>> lastKnownLists(Set<ServiceName> only) {
-		Optional<List<String>> names = only.isEmpty()
-				? lastKnown.summaries().map(summaries -> summaries.stream().map(ServiceSummary::name).toList())
-				: Optional.of(only.stream().map(ServiceName::value).sorted().toList());
-		if (names.isEmpty()) {
-			return Optional.empty();
-		}
-		List<InstanceList> lists = new ArrayList<>();
-		for (String name : names.get()) {
-			ServiceName service = ServiceName.of(name);
-			Optional<InstanceList> known = lastKnown.instances(service, applied.applied(service));
-			if (known.isEmpty()) {
-				return Optional.empty();
-			}
-			lists.add(known.get());
-		}
-		return Optional.of(lists);
+	/** {@link InstanceDirectory#remember}. */
+	void remember(InstanceList state) {
+		lastKnown.instances(state);
 	}
 
 	private <T> Answer<T> read(Supplier<T> fromDatabase, Supplier<Optional<T>> fromMemory) {

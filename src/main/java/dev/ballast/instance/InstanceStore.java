@@ -1,5 +1,6 @@
 package dev.ballast.instance;
 
+import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -8,7 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.stream.Collectors;
 
 import dev.ballast.database.AdvisoryLock;
 import dev.ballast.database.CommitBatch;
@@ -219,8 +220,8 @@ class InstanceStore {
 	/** Appends a group's stored instance to the transaction's {@link CommitBatch}. */
 	void appendUpsert(Instance instance) {
 		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
-		batch.append(UPSERTS, instance.service().value(), instance.id().value(), instance.address(), instance.port(),
-				instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
+		batch.append(UPSERTS, instance.service().value(), instance.id().value(), instance.address(),
+				instance.port().value(), instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
 				instance.nominalWeight().value(), instance.mode().name(), detail.map(ModeDetail::reason).orElse(null),
 				detail.map(ModeDetail::until).map(Instant::toString).orElse(null),
 				detail.map(ModeDetail::unconfirmedSubscribers)
@@ -228,7 +229,7 @@ class InstanceStore {
 					.map(CommitBatch::arrayLiteral)
 					.orElse(null),
 				instance.health().name(), instance.ejected(), json.writeValueAsString(instance.metadata().entries()),
-				CommitBatch.arrayLiteral(instance.tags().values()), instance.leaseTtlSeconds(),
+				CommitBatch.arrayLiteral(instance.tags().values()), instance.leaseTtl().seconds(),
 				instance.lastRenewedAt().toString(), instance.revision());
 	}
 
@@ -257,20 +258,6 @@ class InstanceStore {
 	}
 
 	/**
-	 * The instances of the named services, or of every service when {@code only} is
-	 * empty, sorted by service and id.
-	 */
-	List<Instance> list(Set<ServiceName> only) {
-		if (only.isEmpty()) {
-			return jdbc.sql("SELECT " + COLUMNS + " FROM instance ORDER BY service, id").query(this::instance).list();
-		}
-		return jdbc.sql("SELECT " + COLUMNS + " FROM instance WHERE service IN (:names) ORDER BY service, id")
-			.param("names", only.stream().map(ServiceName::value).toList())
-			.query(this::instance)
-			.list();
-	}
-
-	/**
 	 * Hands out the service's next revision and stores the instance under it, in one
 	 * statement: inserts or replaces it; a new one is registered at its first renewal.
 	 * The caller holds the service's lock.
@@ -286,8 +273,8 @@ class InstanceStore {
 				        (SELECT revision FROM next))
 				""" + REPLACE + " RETURNING revision")
 			.params(instance.service().value(), instance.service().value(), instance.id().value(), instance.address(),
-					instance.port(), instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
-					instance.nominalWeight().value(), instance.mode().name(),
+					instance.port().value(), instance.zone(), instance.weight().value(),
+					instance.effectiveWeight().value(), instance.nominalWeight().value(), instance.mode().name(),
 					detail.map(ModeDetail::reason).orElse(null),
 					detail.map(ModeDetail::until).map(Timestamp::from).orElse(null),
 					detail.map(ModeDetail::unconfirmedSubscribers)
@@ -296,7 +283,7 @@ class InstanceStore {
 						.orElse(null),
 					instance.health().name(), instance.ejected(),
 					json.writeValueAsString(instance.metadata().entries()),
-					instance.tags().values().toArray(String[]::new), instance.leaseTtlSeconds(),
+					instance.tags().values().toArray(String[]::new), instance.leaseTtl().seconds(),
 					Timestamp.from(instance.lastRenewedAt()), Timestamp.from(instance.lastRenewedAt()))
 			.query(Long.class)
 			.single();
@@ -326,18 +313,20 @@ class InstanceStore {
 
 	private Instance instance(ResultSet rs, int row) throws SQLException {
 		return new Instance(ServiceName.of(rs.getString("service")), InstanceId.of(rs.getString("id")),
-				rs.getString("address"), rs.getInt("port"), rs.getString("zone"), Weight.of(rs.getInt("weight")),
-				Weight.of(rs.getInt("effective_weight")), Weight.of(rs.getInt("nominal_weight")),
-				Mode.valueOf(rs.getString("mode")), detail(rs), Health.valueOf(rs.getString("health")),
-				rs.getBoolean("ejected"), new Metadata(json.readValue(rs.getString("metadata"), STRING_MAP)),
-				new Tags(List.of((String[]) rs.getArray("tags").getArray())), rs.getInt("lease_ttl_seconds"),
-				rs.getTimestamp("last_renewed_at").toInstant(), rs.getLong("revision"));
+				rs.getString("address"), Port.of(rs.getInt("port")), rs.getString("zone"),
+				Weight.of(rs.getInt("weight")), Weight.of(rs.getInt("effective_weight")),
+				Weight.of(rs.getInt("nominal_weight")), Mode.valueOf(rs.getString("mode")), detail(rs),
+				Health.valueOf(rs.getString("health")), rs.getBoolean("ejected"),
+				new Metadata(json.readValue(rs.getString("metadata"), STRING_MAP)),
+				new Tags(List.of((String[]) rs.getArray("tags").getArray())),
+				LeaseTtl.ofSeconds(rs.getInt("lease_ttl_seconds")), rs.getTimestamp("last_renewed_at").toInstant(),
+				rs.getLong("revision"));
 	}
 
 	private static ModeDetail detail(ResultSet rs) throws SQLException {
 		String reason = rs.getString("mode_reason");
 		Timestamp until = rs.getTimestamp("mode_until");
-		java.sql.Array unconfirmed = rs.getArray("unconfirmed_subscribers");
+		Array unconfirmed = rs.getArray("unconfirmed_subscribers");
 		if (reason == null && until == null && unconfirmed == null) {
 			return null;
 		}
@@ -350,9 +339,7 @@ class InstanceStore {
 	 * backslash; quoting keeps a subscriber named NULL a name).
 	 */
 	private static String textArray(List<String> names) {
-		return names.stream()
-			.map(name -> "\"" + name + "\"")
-			.collect(java.util.stream.Collectors.joining(",", "{", "}"));
+		return names.stream().map(name -> "\"" + name + "\"").collect(Collectors.joining(",", "{", "}"));
 	}
 
 }

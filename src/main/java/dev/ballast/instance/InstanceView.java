@@ -11,14 +11,13 @@ import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
- * An instance as clients, balancers and watchers receive it. Weights are {@link Weight}s
- * and every other number a Java {@code int} or {@code long}, so each can only ever be
- * written as a JSON integer.
+ * An instance as clients, balancers and watchers receive it. Weights are {@link Weight}s,
+ * the port a {@link Port}, the lease TTL a {@link LeaseTtl}, and every other number a
+ * Java {@code long}, so each can only ever be written as a JSON integer.
  */
 @Schema(name = "Instance", description = "A registered instance. Balancers must use effectiveWeight.")
 public record InstanceView(@Schema(example = "payments") String service, @Schema(example = "10.0.0.5:8080") String id,
-		@Schema(example = "10.0.0.5") String address,
-		@Schema(minimum = "1", maximum = "65535", example = "8080") int port,
+		@Schema(example = "10.0.0.5") String address, Port port,
 		@Schema(example = "az-1",
 				description = "Failure domain; absent when the instance has none") @JsonInclude(JsonInclude.Include.NON_NULL) String zone,
 		@Schema(description = "Configured weight") Weight weight,
@@ -39,9 +38,20 @@ public record InstanceView(@Schema(example = "payments") String service, @Schema
 						description = "Labels in the registrant's order, as Consul clients attach them; "
 								+ "only labels: a tag never sets a weight",
 						example = "[\"v2\",\"traefik.enable=true\"]")) List<String> tags,
-		@Schema(minimum = "5", maximum = "300", example = "30") int leaseTtlSeconds, Instant leaseExpiresAt,
+		LeaseTtl leaseTtlSeconds, Instant leaseExpiresAt,
 		@Schema(description = "Service revision of the last change to this instance", minimum = "1",
 				example = "42") long revision) {
+
+	/**
+	 * @throws IllegalArgumentException when {@code routable} is not
+	 * {@code effectiveWeight > 0}, so that a reader may rely on either
+	 */
+	public InstanceView {
+		if (routable != effectiveWeight.value() > 0) {
+			throw new IllegalArgumentException("an instance is routable exactly when its effective weight is above 0; "
+					+ "got routable %s at effective weight %d".formatted(routable, effectiveWeight.value()));
+		}
+	}
 
 	public static InstanceView of(Instance instance) {
 		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
@@ -49,8 +59,8 @@ public record InstanceView(@Schema(example = "payments") String service, @Schema
 				instance.zone(), instance.weight(), instance.effectiveWeight(), instance.routable(), instance.mode(),
 				detail.map(ModeDetail::reason).orElse(null), detail.map(ModeDetail::until).orElse(null),
 				detail.map(ModeDetail::unconfirmedSubscribers).orElse(List.of()), instance.health(),
-				instance.metadata().entries(), instance.tags().values(), instance.leaseTtlSeconds(),
-				instance.leaseExpiresAt(), instance.revision());
+				instance.metadata().entries(), instance.tags().values(), instance.leaseTtl(), instance.leaseExpiresAt(),
+				instance.revision());
 	}
 
 }

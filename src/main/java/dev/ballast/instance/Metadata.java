@@ -1,6 +1,7 @@
 package dev.ballast.instance;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,7 +31,7 @@ public record Metadata(Map<String, String> entries) {
 	public static final Metadata EMPTY = new Metadata(Map.of());
 
 	public Metadata {
-		entries = java.util.Collections.unmodifiableMap(new TreeMap<>(entries));
+		entries = Collections.unmodifiableMap(new TreeMap<>(entries));
 	}
 
 	/**

@@ -7,8 +7,6 @@ import dev.ballast.web.Expectation;
 import dev.ballast.weight.Weight;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
@@ -24,9 +22,7 @@ record RegistrationRequest(
 		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "10.0.0.5") @NotNull(message = ADDRESS) @Size(
 				min = 1, max = 253,
 				message = ADDRESS) @Pattern(regexp = "^[A-Za-z0-9.:_%\\[\\]-]+$", message = ADDRESS) String address,
-		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "1", maximum = "65535",
-				example = "8080") @NotNull(message = PORT) @Min(value = 1,
-						message = PORT) @Max(value = 65535, message = PORT) Integer port,
+		@Schema(requiredMode = Schema.RequiredMode.REQUIRED) @NotNull(message = PORT) Port port,
 		@Schema(implementation = Weight.class,
 				description = "Defaults to the service's defaultWeight. Under the STRICT policy only a JSON integer is accepted.") @Expectation(WEIGHT) JsonNode weight,
 		@Schema(example = "az-1") @Pattern(regexp = ZONE_PATTERN, message = ZONE) String zone,
@@ -37,10 +33,8 @@ record RegistrationRequest(
 								+ "128 printable characters; a tag sent twice is kept once. Only labels: a tag such as "
 								+ "weight=0 is text and never sets the weight",
 						example = "[\"v2\",\"traefik.enable=true\"]")) List<String> tags,
-		@Schema(minimum = "5", maximum = "300", example = "30",
-				description = "Defaults to the service's leaseTtlSeconds; with checks and no leaseTtlSeconds, the "
-						+ "checks alone decide the instance's health and keep its lease") @Min(value = 5,
-								message = TTL) @Max(value = 300, message = TTL) Integer leaseTtlSeconds,
+		@Schema(description = "Defaults to the service's leaseTtlSeconds; with checks and no leaseTtlSeconds, the "
+				+ "checks alone decide the instance's health and keep its lease") LeaseTtl leaseTtlSeconds,
 		@ArraySchema(schema = @Schema(implementation = CheckRequest.class), maxItems = CheckDefinition.MAX_PER_INSTANCE,
 				arraySchema = @Schema(description = "Health checks the registry runs against the instance (default "
 						+ "none); a failing check makes it CRITICAL within the service's ejection cap")) List<CheckRequest> checks,
@@ -51,12 +45,10 @@ record RegistrationRequest(
 
 	static final String ADDRESS = "must be a host name or IP address of 1 to 253 characters";
 
-	static final String PORT = "must be an integer from 1 to 65535";
+	static final String PORT = "must be " + Port.EXPECTED;
 
 	static final String ZONE_PATTERN = "^[A-Za-z0-9._-]{1,63}$";
 
 	static final String ZONE = "must match " + ZONE_PATTERN;
-
-	static final String TTL = "must be an integer from 5 to 300";
 
 }

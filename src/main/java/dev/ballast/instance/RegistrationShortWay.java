@@ -1,15 +1,17 @@
 package dev.ballast.instance;
 
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
-import dev.ballast.security.RegistrantAdmission;
 import dev.ballast.web.DatabaseRefusal;
 import dev.ballast.web.OutcomeUnknownException;
 import dev.ballast.web.ReadBody;
 import dev.ballast.web.RequestReader;
 import dev.ballast.web.ShortWay;
-import jakarta.servlet.DispatcherType;
+import dev.ballast.web.ShortWays;
+import dev.ballast.web.ShortWays.InstancePath;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.ObjectMapper;
@@ -17,21 +19,17 @@ import tools.jackson.databind.ObjectMapper;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.Authentication;
-import org.springframework.security.core.context.SecurityContext;
-import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Component;
-import org.springframework.web.context.request.RequestContextHolder;
-import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
  * The registration's short way: a plain {@code PUT /v1/services/{service}/instances/{id}}
  * whose body is a valid registration, from a caller the security chain would admit, is
  * registered and answered here, ahead of every other filter (the security filter chain
  * among them) and Spring MVC, which cost more CPU than the write itself. It checks what
- * the chain checks ({@link RegistrantAdmission}: token, service scope, write limit),
- * binds the body straight from its bytes to what the controller binds it to
- * ({@link RequestReader#readValid}), writes through the same {@link Registrations} and
- * answers what {@link InstanceController} answers, with the same headers.
+ * the chain checks, by the chain's own rules ({@link ShortWays#admit}: token, access
+ * rule, write limit), binds the body straight from its bytes to what the controller binds
+ * it to ({@link RequestReader#readValid}), writes through the same {@link Registrations}
+ * and answers what {@link InstanceController} answers, with the same headers.
  * <p>
  * Everything else goes the full way with the body it sent: another method or path, a
  * query, an {@code Idempotency-Key}, a body that is not a valid registration, a caller
@@ -51,32 +49,27 @@ import org.springframework.web.context.request.ServletRequestAttributes;
 @Component
 class RegistrationShortWay implements ShortWay {
 
-	private static final String PREFIX = "/v1/services/";
-
-	private static final String INSTANCES = "/instances/";
-
 	/** Registration bodies are a few hundred bytes; longer ones go the full way. */
 	private static final int MAX_BODY = 16 * 1024;
 
 	private final Registrations registrations;
 
-	private final RegistrantAdmission admission;
+	private final ShortWays shortWays;
 
 	private final RequestReader reader;
 
 	private final ObjectMapper json;
 
-	RegistrationShortWay(Registrations registrations, RegistrantAdmission admission, RequestReader reader,
-			ObjectMapper json) {
+	RegistrationShortWay(Registrations registrations, ShortWays shortWays, RequestReader reader, ObjectMapper json) {
 		this.registrations = registrations;
-		this.admission = admission;
+		this.shortWays = shortWays;
 		this.reader = reader;
 		this.json = json;
 	}
 
 	@Override
 	public HttpServletRequest answer(HttpServletRequest request, HttpServletResponse response) throws IOException {
-		String[] target = plain(request) ? target(request.getRequestURI()) : null;
+		InstancePath target = plain(request) ? ShortWays.instancePath(request.getRequestURI(), "") : null;
 		if (target == null) {
 			return request;
 		}
@@ -86,29 +79,25 @@ class RegistrationShortWay implements ShortWay {
 			registration = register(request, response, target, body);
 		}
 		catch (OutcomeUnknownException unknown) {
-			admission.writeHeaders(request, response);
-			unknown.send(request, response);
+			shortWays.refuse(request, response, unknown::send);
 			return null;
 		}
 		catch (RuntimeException failed) {
 			DatabaseRefusal refusal = DatabaseRefusal.of(failed).orElseThrow(() -> failed);
-			admission.writeHeaders(request, response);
-			refusal.send(request, response);
+			shortWays.refuse(request, response, refusal::send);
 			return null;
 		}
 		if (registration == null) {
 			return ReadBody.replaying(request, body);
 		}
-		byte[] answer = json.writeValueAsBytes(registration.instance());
-		admission.writeHeaders(request, response);
-		response.setStatus(registration.created() ? HttpServletResponse.SC_CREATED : HttpServletResponse.SC_OK);
+		Map<String, String> headers = new LinkedHashMap<>();
 		if (!registration.normalized().isEmpty()) {
-			response.setHeader(Headers.NORMALIZED, String.join(",", registration.normalized()));
+			headers.put(Headers.NORMALIZED, String.join(",", registration.normalized()));
 		}
-		response.setHeader(HttpHeaders.ETAG, Revisions.etag(registration.instance().revision()));
-		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-		response.setContentLength(answer.length);
-		response.getOutputStream().write(answer);
+		headers.put(HttpHeaders.ETAG, Revisions.etag(registration.instance().revision()));
+		shortWays.answer(request, response,
+				registration.created() ? HttpServletResponse.SC_CREATED : HttpServletResponse.SC_OK, headers,
+				json.writeValueAsBytes(registration.instance()));
 		return null;
 	}
 
@@ -119,90 +108,50 @@ class RegistrationShortWay implements ShortWay {
 	 * @throws RuntimeException when the database refused its write while up
 	 * ({@link DatabaseRefusal})
 	 */
-	private Registration register(HttpServletRequest request, HttpServletResponse response, String[] target,
+	private Registration register(HttpServletRequest request, HttpServletResponse response, InstancePath target,
 			byte[] body) {
 		ServiceName service;
 		InstanceId id;
 		RegistrationRequest parsed;
 		try {
-			service = ServiceName.of(target[0]);
-			id = InstanceId.of(target[1]);
+			service = ServiceName.of(target.service());
+			id = InstanceId.of(target.id());
 			parsed = reader.readValid(body, RegistrationRequest.class).orElse(null);
 		}
 		catch (RuntimeException invalid) {
 			return null;
 		}
-		Optional<Authentication> caller = parsed == null ? Optional.empty() : admission.admit(request, target[0]);
+		Optional<Authentication> caller = parsed == null ? Optional.empty() : shortWays.admit(request);
 		if (caller.isEmpty()) {
 			return null;
 		}
-		SecurityContext context = SecurityContextHolder.createEmptyContext();
-		context.setAuthentication(caller.get());
-		SecurityContextHolder.setContext(context);
-		// What Spring's request context filter, not yet run, sets: the audit's request
-		// id.
-		RequestContextHolder.setRequestAttributes(new ServletRequestAttributes(request, response));
-		try {
-			return registrations.register(service, id, parsed);
-		}
-		catch (OutcomeUnknownException unknown) {
-			// Its write may still commit: answered here, not sent again.
-			throw unknown;
-		}
-		catch (RuntimeException refused) {
-			if (DatabaseRefusal.of(refused).isPresent()) {
-				// A lock or statement timeout, or a collision the group could not get
-				// past: the full way would wait as long again. Answered here.
-				throw refused;
+		return shortWays.asCaller(request, response, caller.get(), () -> {
+			try {
+				return registrations.register(service, id, parsed);
 			}
-			return null;
-		}
-		finally {
-			RequestContextHolder.resetRequestAttributes();
-			SecurityContextHolder.clearContext();
-		}
+			catch (OutcomeUnknownException unknown) {
+				// Its write may still commit: answered here, not sent again.
+				throw unknown;
+			}
+			catch (RuntimeException refused) {
+				if (DatabaseRefusal.of(refused).isPresent()) {
+					// A lock or statement timeout, or a collision the group could not get
+					// past: the full way would wait as long again. Answered here.
+					throw refused;
+				}
+				return null;
+			}
+		});
 	}
 
 	/**
-	 * A PUT of a JSON body of known, small length, without query, idempotency key or
-	 * context path, accepting JSON: the shape of every registering client.
+	 * A plain PUT of a JSON body of known, small length ({@link ShortWays#plain}): the
+	 * shape of every registering client.
 	 */
 	private static boolean plain(HttpServletRequest request) {
-		if (!"PUT".equals(request.getMethod()) || request.getDispatcherType() != DispatcherType.REQUEST
-				|| request.getQueryString() != null || !request.getContextPath().isEmpty()
-				|| request.getHeader("Idempotency-Key") != null
-				|| !MediaType.APPLICATION_JSON_VALUE.equals(request.getContentType())) {
-			return false;
-		}
 		long length = request.getContentLengthLong();
-		if (length <= 0 || length > MAX_BODY) {
-			return false;
-		}
-		String accept = request.getHeader(HttpHeaders.ACCEPT);
-		return accept == null || accept.equals(MediaType.ALL_VALUE) || accept.equals(MediaType.APPLICATION_JSON_VALUE);
-	}
-
-	/**
-	 * The service and instance id a raw registration path names, or null for any other
-	 * path. Only names free of escapes and dot segments are taken, so the path means what
-	 * the full way would decode.
-	 */
-	static String[] target(String uri) {
-		if (!uri.startsWith(PREFIX)) {
-			return null;
-		}
-		int serviceEnd = uri.indexOf('/', PREFIX.length());
-		if (serviceEnd <= PREFIX.length() || !uri.startsWith(INSTANCES, serviceEnd)) {
-			return null;
-		}
-		String service = uri.substring(PREFIX.length(), serviceEnd);
-		String id = uri.substring(serviceEnd + INSTANCES.length());
-		return literal(service) && literal(id) ? new String[] { service, id } : null;
-	}
-
-	private static boolean literal(String segment) {
-		return !segment.isEmpty() && segment.indexOf('/') < 0 && segment.indexOf('%') < 0 && segment.indexOf(';') < 0
-				&& !segment.equals(".") && !segment.equals("..");
+		return ShortWays.plain(request, "PUT") && MediaType.APPLICATION_JSON_VALUE.equals(request.getContentType())
+				&& length > 0 && length <= MAX_BODY;
 	}
 
 }

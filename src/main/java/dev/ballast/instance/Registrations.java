@@ -83,8 +83,8 @@ class Registrations {
 				: weights.read(request.weight(), "/weight", settings, id.value(), normalized);
 		// Checks without a lease of the instance's own keep the lease themselves.
 		boolean checksKeepLease = !definitions.isEmpty() && request.leaseTtlSeconds() == null;
-		int leaseTtl = checksKeepLease ? CheckDefinition.KEPT_LEASE_SECONDS
-				: request.leaseTtlSeconds() == null ? settings.leaseTtlSeconds() : request.leaseTtlSeconds();
+		LeaseTtl leaseTtl = checksKeepLease ? CheckDefinition.KEPT_LEASE
+				: request.leaseTtlSeconds() == null ? settings.leaseTtl() : request.leaseTtlSeconds();
 		Optional<Instance> existing = locked.find(id);
 		Instance candidate = health.applied(locked, Instance.registered(service, id, request.address(), request.port(),
 				request.zone(), weight, metadata, tags, leaseTtl, clock.instant(), existing.orElse(null)));

@@ -3,6 +3,7 @@ package dev.ballast.instance;
 import java.util.List;
 
 import dev.ballast.web.ForceParameter;
+import dev.ballast.web.Problem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;
@@ -91,12 +92,12 @@ class ServiceController {
 	@ApiResponse(responseCode = "204", description = "Removed")
 	@ApiResponse(responseCode = "404", description = "The service is not registered",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	@ApiResponse(responseCode = "409",
 			description = "The service has instances (the problem names up to " + ServiceRemovals.NAMED
 					+ " of them) and force was not given",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	ResponseEntity<Void> delete(@PathVariable String service, @RequestParam(name = "force",
 			required = false) @Parameter(description = "true removes the service's instances with it") String force) {
 		removals.remove(ServiceName.of(service), ForceParameter.parse(force));

@@ -1,5 +1,6 @@
 package dev.ballast.instance;
 
+import java.util.List;
 import java.util.regex.Pattern;
 
 import dev.ballast.web.FieldError;
@@ -18,7 +19,7 @@ public record ServiceName(String value) {
 
 	public ServiceName {
 		if (value == null || !VALID.matcher(value).matches()) {
-			throw new InvalidRequestException(java.util.List.of(FieldError.parameter("service",
+			throw new InvalidRequestException(List.of(FieldError.parameter("service",
 					"service must match %s (lower-case letters, digits and inner hyphens, at most 63); got %s"
 						.formatted(PATTERN, quote(value)))));
 		}

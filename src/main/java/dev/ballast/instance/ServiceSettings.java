@@ -13,7 +13,7 @@ import dev.ballast.weight.WeightPolicy;
  * @param name the service
  * @param weightPolicy how weights in writes are read
  * @param defaultWeight weight of an instance registered without one
- * @param leaseTtlSeconds lease TTL of an instance registered without one
+ * @param leaseTtl lease TTL of an instance registered without one
  * @param maxUnroutable how much of each scope's capacity the actions of operators and
  * registrants may take away ({@link MaxUnroutable})
  * @param maxUnroutablePercent the percent a traffic shift is held to; equal to
@@ -23,7 +23,7 @@ import dev.ballast.weight.WeightPolicy;
  * {@code null} for the flat view
  * @param revision the service's current revision
  */
-public record ServiceSettings(ServiceName name, WeightPolicy weightPolicy, Weight defaultWeight, int leaseTtlSeconds,
+public record ServiceSettings(ServiceName name, WeightPolicy weightPolicy, Weight defaultWeight, LeaseTtl leaseTtl,
 		MaxUnroutable maxUnroutable, int maxUnroutablePercent, int maxEjectionPercent, LocalityPolicy locality,
 		long revision) {
 
@@ -31,6 +31,7 @@ public record ServiceSettings(ServiceName name, WeightPolicy weightPolicy, Weigh
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(weightPolicy, "weightPolicy");
 		Objects.requireNonNull(defaultWeight, "defaultWeight");
+		Objects.requireNonNull(leaseTtl, "leaseTtl");
 		Objects.requireNonNull(maxUnroutable, "maxUnroutable");
 		if (maxUnroutable.percent() && maxUnroutable.value() != maxUnroutablePercent) {
 			throw new IllegalArgumentException("maxUnroutable %s and maxUnroutablePercent %d disagree"
@@ -39,13 +40,13 @@ public record ServiceSettings(ServiceName name, WeightPolicy weightPolicy, Weigh
 	}
 
 	ServiceSettings withRevision(long newRevision) {
-		return new ServiceSettings(name, weightPolicy, defaultWeight, leaseTtlSeconds, maxUnroutable,
-				maxUnroutablePercent, maxEjectionPercent, locality, newRevision);
+		return new ServiceSettings(name, weightPolicy, defaultWeight, leaseTtl, maxUnroutable, maxUnroutablePercent,
+				maxEjectionPercent, locality, newRevision);
 	}
 
 	boolean sameSettingsAs(ServiceSettings other) {
 		return weightPolicy == other.weightPolicy && defaultWeight.equals(other.defaultWeight)
-				&& leaseTtlSeconds == other.leaseTtlSeconds && maxUnroutable.equals(other.maxUnroutable)
+				&& leaseTtl.equals(other.leaseTtl) && maxUnroutable.equals(other.maxUnroutable)
 				&& maxUnroutablePercent == other.maxUnroutablePercent && maxEjectionPercent == other.maxEjectionPercent
 				&& Objects.equals(locality, other.locality);
 	}

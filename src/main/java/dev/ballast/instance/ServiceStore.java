@@ -7,7 +7,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.TreeMap;
 
 import dev.ballast.database.CommitBatch;
 import dev.ballast.weight.LocalityPolicy;
@@ -158,7 +158,7 @@ class ServiceStore {
 				       locality_mode = ?, locality_max_cross_zone_percent = ?, revision = ?,
 				       updated_at = now()
 				 WHERE name = ?""")
-			.params(settings.weightPolicy().name(), settings.defaultWeight().value(), settings.leaseTtlSeconds(),
+			.params(settings.weightPolicy().name(), settings.defaultWeight().value(), settings.leaseTtl().seconds(),
 					settings.maxUnroutablePercent(),
 					settings.maxUnroutable().percent() ? null : settings.maxUnroutable().value(),
 					settings.maxEjectionPercent(),
@@ -212,7 +212,7 @@ class ServiceStore {
 	 * list carries the same tags in {@link #summaries()}.
 	 */
 	Map<String, List<String>> tags() {
-		Map<String, List<String>> tags = new java.util.TreeMap<>();
+		Map<String, List<String>> tags = new TreeMap<>();
 		jdbc.sql("""
 				SELECT service, array_agg(tag ORDER BY tag) AS tags
 				  FROM (SELECT DISTINCT i.service, tag COLLATE "C" AS tag FROM instance i, unnest(i.tags) AS tag) AS d
@@ -220,27 +220,6 @@ class ServiceStore {
 			tags.put(rs.getString("service"), List.of((String[]) rs.getArray("tags").getArray()));
 		});
 		return tags;
-	}
-
-	/**
-	 * The revision of each named service that is registered, or of every service when
-	 * {@code only} is empty, sorted by name.
-	 */
-	List<ServiceRevision> revisions(Set<ServiceName> only) {
-		String columns = "name, revision, locality_mode, locality_max_cross_zone_percent";
-		JdbcClient.StatementSpec query = only.isEmpty() ? jdbc.sql("SELECT " + columns + " FROM service ORDER BY name")
-				: jdbc.sql("SELECT " + columns + " FROM service WHERE name IN (:names) ORDER BY name")
-					.param("names", only.stream().map(ServiceName::value).toList());
-		return query
-			.query((rs, row) -> new ServiceRevision(rs.getString("name"), rs.getLong("revision"), locality(rs, "")))
-			.list();
-	}
-
-	/**
-	 * A service's revision, with the locality policy its lists are read under (kept with
-	 * them for reads during an outage).
-	 */
-	record ServiceRevision(String name, long revision, LocalityPolicy locality) {
 	}
 
 	ServiceCounts counts(ServiceName name) {
@@ -283,9 +262,10 @@ class ServiceStore {
 	static ServiceSettings settings(ResultSet rs, String prefix) throws SQLException {
 		return new ServiceSettings(ServiceName.of(rs.getString(prefix + "name")),
 				WeightPolicy.valueOf(rs.getString(prefix + "weight_policy")),
-				Weight.of(rs.getInt(prefix + "default_weight")), rs.getInt(prefix + "lease_ttl_seconds"),
-				maxUnroutable(rs, prefix), rs.getInt(prefix + "max_unroutable_percent"),
-				rs.getInt(prefix + "max_ejection_percent"), locality(rs, prefix), rs.getLong(prefix + "revision"));
+				Weight.of(rs.getInt(prefix + "default_weight")),
+				LeaseTtl.ofSeconds(rs.getInt(prefix + "lease_ttl_seconds")), maxUnroutable(rs, prefix),
+				rs.getInt(prefix + "max_unroutable_percent"), rs.getInt(prefix + "max_ejection_percent"),
+				locality(rs, prefix), rs.getLong(prefix + "revision"));
 	}
 
 	/** The policy when {@code locality_mode} is set (the table keeps both or neither). */

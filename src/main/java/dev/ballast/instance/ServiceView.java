@@ -9,7 +9,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 /** A service's settings with the counts of its instances. */
 @Schema(name = "Service")
 record ServiceView(@Schema(example = "payments") String name, WeightPolicy weightPolicy, Weight defaultWeight,
-		@Schema(minimum = "5", maximum = "300", example = "30") int leaseTtlSeconds,
+		LeaseTtl leaseTtlSeconds,
 		@Schema(description = SettingsView.MAX_UNROUTABLE, example = "25%") String maxUnroutable,
 		@Schema(minimum = "0", maximum = "100", example = "25") int maxUnroutablePercent,
 		@Schema(minimum = "0", maximum = "100", example = "20") int maxEjectionPercent,
@@ -31,7 +31,7 @@ record ServiceView(@Schema(example = "payments") String name, WeightPolicy weigh
 
 	static ServiceView of(ServiceSettings settings, ServiceCounts counts) {
 		return new ServiceView(settings.name().value(), settings.weightPolicy(), settings.defaultWeight(),
-				settings.leaseTtlSeconds(), settings.maxUnroutable().toString(), settings.maxUnroutablePercent(),
+				settings.leaseTtl(), settings.maxUnroutable().toString(), settings.maxUnroutablePercent(),
 				settings.maxEjectionPercent(), LocalitySetting.of(settings.locality()), settings.revision(),
 				counts.instances(), counts.routable(), counts.passing(), counts.critical(), counts.guardBase(),
 				counts.totalEffectiveWeight(), counts.guardUnroutable(), EjectionView.of(settings, counts));

@@ -18,9 +18,7 @@ record SettingsEdit(
 				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = POLICY) WeightPolicy weightPolicy,
 		@Schema(implementation = Weight.class,
 				example = "100") @Expectation(RegistrationRequest.WEIGHT) JsonNode defaultWeight,
-		@Schema(minimum = "5", maximum = "300", example = "30",
-				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = TTL) @Min(value = 5,
-						message = TTL) @Max(value = 300, message = TTL) Integer leaseTtlSeconds,
+		@Schema(requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = TTL) LeaseTtl leaseTtlSeconds,
 		@Schema(description = SettingsView.MAX_UNROUTABLE, example = "1",
 				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = LIMIT) String maxUnroutable,
 		@Schema(minimum = "0", maximum = "100", example = "25",
@@ -34,7 +32,7 @@ record SettingsEdit(
 
 	static final String POLICY = "must be one of STRICT, NORMALIZE";
 
-	static final String TTL = "must be an integer from 5 to 300";
+	static final String TTL = "must be " + LeaseTtl.EXPECTED;
 
 	static final String PERCENT = "must be an integer from 0 to 100";
 

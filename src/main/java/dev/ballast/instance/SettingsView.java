@@ -8,8 +8,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 /** A service's settings as clients receive them and as the change log records them. */
 @Schema(name = "ServiceSettings")
 public record SettingsView(@Schema(example = "payments") String name, WeightPolicy weightPolicy, Weight defaultWeight,
-		@Schema(minimum = "5", maximum = "300", example = "30") int leaseTtlSeconds,
-		@Schema(description = MAX_UNROUTABLE, example = "25%") String maxUnroutable,
+		LeaseTtl leaseTtlSeconds, @Schema(description = MAX_UNROUTABLE, example = "25%") String maxUnroutable,
 		@Schema(minimum = "0", maximum = "100", example = "25",
 				description = "The percent a traffic shift is held to; maxUnroutable's value when that is a "
 						+ "percent. Setting it alone sets maxUnroutable to that percent") int maxUnroutablePercent,
@@ -26,7 +25,7 @@ public record SettingsView(@Schema(example = "payments") String name, WeightPoli
 
 	static SettingsView of(ServiceSettings settings) {
 		return new SettingsView(settings.name().value(), settings.weightPolicy(), settings.defaultWeight(),
-				settings.leaseTtlSeconds(), settings.maxUnroutable().toString(), settings.maxUnroutablePercent(),
+				settings.leaseTtl(), settings.maxUnroutable().toString(), settings.maxUnroutablePercent(),
 				settings.maxEjectionPercent(), LocalitySetting.of(settings.locality()), settings.revision());
 	}
 

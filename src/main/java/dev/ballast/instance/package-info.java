@@ -6,4 +6,7 @@
  * same transaction, so that the change log always matches the state; a write that changes
  * nothing bumps nothing.
  */
+@ApplicationModule(allowedDependencies = { "audit", "database", "web", "weight" })
 package dev.ballast.instance;
+
+import org.springframework.modulith.ApplicationModule;

@@ -126,8 +126,7 @@ class Heartbeats implements Changed {
 
 	private HeartbeatView absorb(InstanceKey key, LeaseStatus status, Instant now) {
 		pending.merge(key, now, Heartbeats::later);
-		return new HeartbeatView(status.mode(), status.effectiveWeight(),
-				now.plus(Duration.ofSeconds(status.ttlSeconds())));
+		return new HeartbeatView(status.mode(), status.effectiveWeight(), now.plus(status.ttl().duration()));
 	}
 
 	/**

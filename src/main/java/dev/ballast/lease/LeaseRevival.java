@@ -48,8 +48,7 @@ class LeaseRevival {
 									.commit()
 									.stored(current.id())
 								: current;
-				return new LeaseStatus(renewed.mode(), renewed.effectiveWeight(), renewed.leaseTtlSeconds(),
-						renewed.health());
+				return new LeaseStatus(renewed.mode(), renewed.effectiveWeight(), renewed.leaseTtl(), renewed.health());
 			}));
 	}
 

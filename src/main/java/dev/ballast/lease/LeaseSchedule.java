@@ -4,21 +4,22 @@ import dev.ballast.database.PeriodicJobs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.scheduling.annotation.EnableScheduling;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
  * The timers: flush absorbed heartbeats, then sweep expired leases. While the database is
  * unreachable neither runs: heartbeats stay absorbed, and no lease is judged until they
  * are written; the first sweep afterwards extends leases by the gap (see
- * {@link SweepGap}).
+ * {@link SweepGap}). Their intervals are {@link LeaseSettings}', and
+ * {@code ballast.lease.scheduled=false} leaves them off (tests drive them).
  */
 @Component
 @EnableScheduling
-@ConditionalOnBooleanProperty(name = "ballast.lease.scheduled", matchIfMissing = true)
-class LeaseSchedule {
+class LeaseSchedule implements SchedulingConfigurer {
 
 	private static final Logger log = LoggerFactory.getLogger(LeaseSchedule.class);
 
@@ -28,13 +29,24 @@ class LeaseSchedule {
 
 	private final PeriodicJobs jobs;
 
-	LeaseSchedule(Heartbeats heartbeats, LeaseSweeper sweeper, PeriodicJobs jobs) {
+	private final LeaseSettings settings;
+
+	LeaseSchedule(Heartbeats heartbeats, LeaseSweeper sweeper, PeriodicJobs jobs, LeaseSettings settings) {
 		this.heartbeats = heartbeats;
 		this.sweeper = sweeper;
 		this.jobs = jobs;
+		this.settings = settings;
 	}
 
-	@Scheduled(fixedDelayString = "${ballast.lease.flush-interval:1s}")
+	@Override
+	public void configureTasks(ScheduledTaskRegistrar registrar) {
+		if (settings.scheduled()) {
+			registrar.addFixedDelayTask(this::flush, settings.flushInterval());
+			registrar
+				.addFixedDelayTask(new FixedDelayTask(this::sweep, settings.sweepInterval(), settings.sweepInterval()));
+		}
+	}
+
 	void flush() {
 		jobs.whenReachable("Heartbeat flush", heartbeats::flush);
 	}
@@ -43,8 +55,6 @@ class LeaseSchedule {
 	 * A failed sweep is retried by the next: it sees the gap in recorded ticks and
 	 * extends leases by it.
 	 */
-	@Scheduled(fixedDelayString = "${ballast.lease.sweep-interval:5s}",
-			initialDelayString = "${ballast.lease.sweep-interval:5s}")
 	void sweep() {
 		jobs.whenReachable("Lease sweep", () -> {
 			// The flush timer waits until the sweep's transaction has committed, so it

@@ -2,6 +2,8 @@ package dev.ballast.lease;
 
 import java.time.Duration;
 
+import dev.ballast.instance.LeaseTtl;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -32,8 +34,8 @@ record LeaseSettings(@DefaultValue("1s") Duration flushInterval, @DefaultValue("
 		return flushInterval.multipliedBy(2);
 	}
 
-	Duration removeAfter(int ttlSeconds) {
-		return removeAfter != null ? removeAfter : Duration.ofSeconds(3L * ttlSeconds);
+	Duration removeAfter(LeaseTtl ttl) {
+		return removeAfter != null ? removeAfter : ttl.duration().multipliedBy(3);
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.ballast.lease;
 
 import dev.ballast.instance.Health;
+import dev.ballast.instance.LeaseTtl;
 import dev.ballast.instance.Mode;
 import dev.ballast.weight.Weight;
 
@@ -9,8 +10,8 @@ import dev.ballast.weight.Weight;
  *
  * @param mode the instance's mode
  * @param effectiveWeight its effective weight
- * @param ttlSeconds its lease TTL
+ * @param ttl its lease TTL
  * @param health whether its lease is current
  */
-record LeaseStatus(Mode mode, Weight effectiveWeight, int ttlSeconds, Health health) {
+record LeaseStatus(Mode mode, Weight effectiveWeight, LeaseTtl ttl, Health health) {
 }

@@ -11,7 +11,9 @@ import java.util.Optional;
 
 import dev.ballast.database.AdvisoryLock;
 import dev.ballast.instance.Health;
+import dev.ballast.instance.LeaseTtl;
 import dev.ballast.instance.Mode;
+import dev.ballast.instance.WritePath;
 import dev.ballast.weight.Weight;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -21,7 +23,7 @@ import org.springframework.stereotype.Repository;
 /**
  * Lease columns of the {@code instance} table. Renewals change nothing clients watch, so
  * they are written here directly without a revision; every other state change goes
- * through {@link dev.ballast.instance.InstanceWrites}.
+ * through the instance module's write path ({@link WritePath}).
  */
 @Repository
 class LeaseStore {
@@ -42,8 +44,8 @@ class LeaseStore {
 		return jdbc.sql("""
 				SELECT mode, effective_weight, lease_ttl_seconds, health FROM instance WHERE service = ? AND id = ?""")
 			.params(key.service(), key.id())
-			.query((rs, row) -> new LeaseStatus(Mode.valueOf(rs.getString(1)), Weight.of(rs.getInt(2)), rs.getInt(3),
-					Health.valueOf(rs.getString(4))))
+			.query((rs, row) -> new LeaseStatus(Mode.valueOf(rs.getString(1)), Weight.of(rs.getInt(2)),
+					LeaseTtl.ofSeconds(rs.getInt(3)), Health.valueOf(rs.getString(4))))
 			.optional();
 	}
 
@@ -87,8 +89,8 @@ class LeaseStore {
 			statement.setArray(3, timeArray);
 			return statement;
 		}, (rs, row) -> Map.entry(new InstanceKey(rs.getString(1), rs.getString(2)),
-				new LeaseStatus(Mode.valueOf(rs.getString(3)), Weight.of(rs.getInt(4)), rs.getInt(5),
-						Health.valueOf(rs.getString(6)))));
+				new LeaseStatus(Mode.valueOf(rs.getString(3)), Weight.of(rs.getInt(4)),
+						LeaseTtl.ofSeconds(rs.getInt(5)), Health.valueOf(rs.getString(6)))));
 		return Map.ofEntries(rows.toArray(Map.Entry[]::new));
 	}
 

@@ -25,6 +25,7 @@ import dev.ballast.instance.LockedService;
 import dev.ballast.instance.WritePath;
 import dev.ballast.instance.ServiceName;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,7 +115,7 @@ class LeaseSweeper {
 			boolean eject = decision.eject().contains(instance.id().value());
 			boolean hold = decision.held().contains(instance.id().value());
 			if (instance.ejected()
-					&& !lease(instance).expiredAt(judgedAt.minus(settings.removeAfter(instance.leaseTtlSeconds())))) {
+					&& !lease(instance).expiredAt(judgedAt.minus(settings.removeAfter(instance.leaseTtl())))) {
 				continue;
 			}
 			if (instance.ejected()) {
@@ -145,8 +146,7 @@ class LeaseSweeper {
 		int count = decision.held().size();
 		int before = held
 			.computeIfAbsent(service.value(),
-					name -> meters.gauge("ballast.lease.held",
-							List.of(io.micrometer.core.instrument.Tag.of("service", name)), new AtomicInteger()))
+					name -> meters.gauge("ballast.lease.held", List.of(Tag.of("service", name)), new AtomicInteger()))
 			.getAndSet(count);
 		// Once per change, not once per sweep: the held set is stable while the cap
 		// holds.
@@ -166,7 +166,7 @@ class LeaseSweeper {
 	}
 
 	private static Lease lease(Instance instance) {
-		return new Lease(instance.lastRenewedAt(), Duration.ofSeconds(instance.leaseTtlSeconds()));
+		return new Lease(instance.lastRenewedAt(), instance.leaseTtl().duration());
 	}
 
 	/**

@@ -4,4 +4,7 @@
  * registry itself was not watching. Lease rules are pure ({@link Lease},
  * {@link EjectionCap}, {@link SweepGap}); state changes go through the instance module.
  */
+@ApplicationModule(allowedDependencies = { "audit", "database", "instance", "web", "weight" })
 package dev.ballast.lease;
+
+import org.springframework.modulith.ApplicationModule;

@@ -50,7 +50,7 @@ final class GrpcProbe implements Probe {
 		String what = "gRPC check " + check.target() + (check.grpcService().isEmpty() ? "" : "/" + check.grpcService());
 		long deadline = System.nanoTime() + check.timeout().toNanos();
 		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(check.host(), check.port()), (int) check.timeout().toMillis());
+			socket.connect(new InetSocketAddress(check.host(), check.port().value()), (int) check.timeout().toMillis());
 			socket.setTcpNoDelay(true);
 			OutputStream out = socket.getOutputStream();
 			out.write(PREFACE);

@@ -61,7 +61,7 @@ final class HttpProbe implements Probe {
 		String what = "HTTP " + check.method() + " " + check.target();
 		long deadline = System.nanoTime() + check.timeout().toNanos();
 		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(check.host(), check.port()), left(deadline));
+			socket.connect(new InetSocketAddress(check.host(), check.port().value()), left(deadline));
 			Socket exchange = URI.create(check.target()).getScheme().equalsIgnoreCase("https") ? tls(socket, check)
 					: socket;
 			exchange.setSoTimeout(left(deadline));
@@ -73,8 +73,7 @@ final class HttpProbe implements Probe {
 			int code = answer.status();
 			String body = check.method().equals("HEAD") || code == 204 || code == 304 ? "" : answer.body();
 			// Closed with a reset, as HAProxy closes its checks: nothing more is to be
-			// said
-			// on this connection, and a closed probe leaves no TIME_WAIT behind (a
+			// said on this connection, and a closed probe leaves no TIME_WAIT behind (a
 			// thousand probes a second would hold 60,000 of them).
 			socket.setSoLinger(true, 0);
 			CheckStatus status = code >= 200 && code < 300 ? CheckStatus.PASSING
@@ -92,7 +91,7 @@ final class HttpProbe implements Probe {
 
 	private SSLSocket tls(Socket socket, CheckDefinition check) throws IOException {
 		SSLSocket tls = (SSLSocket) (check.tlsSkipVerify() ? trusting : verifying).createSocket(socket, check.host(),
-				check.port(), true);
+				check.port().value(), true);
 		if (!check.tlsSkipVerify()) {
 			SSLParameters parameters = tls.getSSLParameters();
 			parameters.setEndpointIdentificationAlgorithm("HTTPS");

@@ -48,7 +48,7 @@ class Prober {
 	private static final Logger log = LoggerFactory.getLogger(Prober.class);
 
 	/** How often the prober renews the lease of an instance whose checks keep it. */
-	private static final Duration LEASE_RENEWAL = Duration.ofSeconds(CheckDefinition.KEPT_LEASE_SECONDS / 4);
+	private static final Duration LEASE_RENEWAL = CheckDefinition.KEPT_LEASE.duration().dividedBy(4);
 
 	private final Checks checks;
 

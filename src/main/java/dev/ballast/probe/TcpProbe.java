@@ -15,7 +15,7 @@ final class TcpProbe implements Probe {
 	public ProbeOutcome run(CheckDefinition check) {
 		String target = "TCP connect " + check.target();
 		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(check.host(), check.port()), (int) check.timeout().toMillis());
+			socket.connect(new InetSocketAddress(check.host(), check.port().value()), (int) check.timeout().toMillis());
 			return new ProbeOutcome(CheckStatus.PASSING, target + ": Success");
 		}
 		catch (SocketTimeoutException ex) {

@@ -6,4 +6,7 @@
  * checks themselves are registered with their instance (the instance module's
  * {@code Checks}).
  */
+@ApplicationModule(allowedDependencies = { "database", "instance", "lease" })
 package dev.ballast.probe;
+
+import org.springframework.modulith.ApplicationModule;

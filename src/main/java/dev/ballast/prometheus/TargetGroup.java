@@ -6,6 +6,7 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import dev.ballast.instance.InstanceView;
+import dev.ballast.instance.Port;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
@@ -57,7 +58,7 @@ record TargetGroup(@Schema(example = "[\"10.0.0.5:8080\"]") List<String> targets
 		return new TargetGroup(List.of(target(instance.address(), instance.port())), labels);
 	}
 
-	private static String target(String address, int port) {
+	private static String target(String address, Port port) {
 		return (address.indexOf(':') >= 0 ? "[" + address + "]" : address) + ":" + port;
 	}
 

@@ -5,6 +5,7 @@ import java.util.List;
 import dev.ballast.instance.InstanceId;
 import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.ServiceName;
+import dev.ballast.web.Problem;
 import dev.ballast.web.RequestReader;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -63,8 +64,7 @@ class ModeController {
 											value = "{\"durationSeconds\":30,\"force\":true}") })))
 	@ApiResponse(responseCode = "202", description = "The instance, DRAINING (or DRAINED)")
 	@ApiResponse(responseCode = "409", description = "The unroutable budget would break",
-			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class),
+			content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class),
 					examples = @ExampleObject(name = "budget", value = GUARD_EXAMPLE)))
 	ResponseEntity<InstanceView> drain(@PathVariable String service, @PathVariable String id,
 			@RequestBody(required = false) @Parameter(hidden = true) JsonNode body) {
@@ -84,8 +84,7 @@ class ModeController {
 							value = "{\"instances\":[\"10.0.0.5:8080\",\"10.0.0.6:8080\"],\"durationSeconds\":30}"))))
 	@ApiResponse(responseCode = "202", description = "The instances, in the order asked")
 	@ApiResponse(responseCode = "409", description = "The unroutable budget would break; nothing was drained",
-			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class),
+			content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class),
 					examples = @ExampleObject(name = "budget", value = GUARD_EXAMPLE)))
 	ResponseEntity<List<InstanceView>> drainBatch(@PathVariable String service,
 			@RequestBody @Parameter(hidden = true) JsonNode body) {
@@ -121,8 +120,7 @@ class ModeController {
 									value = "{\"reason\":\"kernel upgrade\"}"))))
 	@ApiResponse(responseCode = "202", description = "The instance, in MAINTENANCE")
 	@ApiResponse(responseCode = "409", description = "The unroutable budget would break",
-			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class),
+			content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class),
 					examples = @ExampleObject(name = "budget", value = GUARD_EXAMPLE)))
 	ResponseEntity<InstanceView> maintenance(@PathVariable String service, @PathVariable String id,
 			@RequestBody @Parameter(hidden = true) JsonNode body) {

@@ -1,11 +1,13 @@
 package dev.ballast.release;
 
+import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import dev.ballast.database.AdvisoryLock;
 
@@ -74,7 +76,7 @@ class ModeSchedule {
 				awaiting(rs.getArray("awaiting")), rs.getTimestamp("due_at").toInstant());
 	}
 
-	private static List<String> awaiting(java.sql.Array array) throws SQLException {
+	private static List<String> awaiting(Array array) throws SQLException {
 		return array == null ? List.of() : List.of((String[]) array.getArray());
 	}
 
@@ -83,9 +85,7 @@ class ModeSchedule {
 	 * backslash; quoting keeps a subscriber named NULL a name).
 	 */
 	private static String textArray(List<String> names) {
-		return names.stream()
-			.map(name -> "\"" + name + "\"")
-			.collect(java.util.stream.Collectors.joining(",", "{", "}"));
+		return names.stream().map(name -> "\"" + name + "\"").collect(Collectors.joining(",", "{", "}"));
 	}
 
 }

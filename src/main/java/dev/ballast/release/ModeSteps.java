@@ -79,8 +79,7 @@ class ModeSteps {
 			return abandon(step, instance);
 		}
 		// Every subscriber live at weight 0 must confirm, even one dropped since for
-		// going
-		// silent: that is the balancer most likely still sending traffic.
+		// going silent: that is the balancer most likely still sending traffic.
 		Set<String> waiting = new TreeSet<>(subscribers.unconfirmed(instance.service(), step.zeroRevision()));
 		waiting.addAll(step.awaiting());
 		waiting.removeAll(subscribers.confirmed(instance.service(), step.awaiting(), step.zeroRevision()));

@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import dev.ballast.weight.Weight;
+
 /**
  * A traffic shift as stored.
  *
@@ -24,7 +26,7 @@ import java.util.Map;
  * @param createdAt when it started
  */
 record Release(long id, String service, Map<String, String> from, Map<String, String> to, List<String> fromIds,
-		List<String> toIds, Map<String, Integer> original, long totalWeight, List<Integer> steps,
+		List<String> toIds, Map<String, Weight> original, long totalWeight, List<Integer> steps,
 		int stepIntervalSeconds, int step, State state, String stateReason, Instant nextStepAt, Instant createdAt) {
 
 	enum State {

@@ -5,6 +5,7 @@ import java.util.List;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.web.ForceParameter;
 import dev.ballast.web.NotFoundException;
+import dev.ballast.web.Problem;
 import dev.ballast.web.RequestReader;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -59,7 +60,7 @@ class ReleaseController {
 	@ApiResponse(responseCode = "409",
 			description = "A release is under way, a group is empty, or the to group cannot take traffic",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	ResponseEntity<ReleaseView> start(@PathVariable String service,
 			@RequestBody @Parameter(hidden = true) JsonNode body) {
 		ServiceName name = ServiceName.of(service);
@@ -88,7 +89,7 @@ class ReleaseController {
 	@ApiResponse(responseCode = "409",
 			description = "The release is over, or the to group cannot carry the step (a guard)",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	ReleaseView advance(@PathVariable String service, @PathVariable String id, @RequestParam(name = "force",
 			required = false) @Parameter(description = ForceParameter.DESCRIPTION) String force) {
 		return releases.advance(ServiceName.of(service), releaseId(id), ForceParameter.parse(force));
@@ -100,7 +101,7 @@ class ReleaseController {
 	@ApiResponse(responseCode = "409",
 			description = "The release is over, or the to group cannot carry the step (a guard)",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	ReleaseView promote(@PathVariable String service, @PathVariable String id, @RequestParam(name = "force",
 			required = false) @Parameter(description = ForceParameter.DESCRIPTION) String force) {
 		return releases.promote(ServiceName.of(service), releaseId(id), ForceParameter.parse(force));
@@ -112,7 +113,7 @@ class ReleaseController {
 	@ApiResponse(responseCode = "200", description = "The aborted release")
 	@ApiResponse(responseCode = "409", description = "The release is already over",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	ReleaseView abort(@PathVariable String service, @PathVariable String id) {
 		return releases.abort(ServiceName.of(service), releaseId(id));
 	}

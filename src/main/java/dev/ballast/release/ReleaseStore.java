@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.ballast.weight.Weight;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.ObjectMapper;
 
@@ -25,7 +26,7 @@ class ReleaseStore {
 	private static final TypeReference<Map<String, String>> SELECTOR = new TypeReference<>() {
 	};
 
-	private static final TypeReference<Map<String, Integer>> WEIGHTS = new TypeReference<>() {
+	private static final TypeReference<Map<String, Weight>> WEIGHTS = new TypeReference<>() {
 	};
 
 	private final JdbcTemplate jdbc;

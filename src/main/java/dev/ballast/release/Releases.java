@@ -84,10 +84,10 @@ class Releases {
 					+ "draining or in maintenance): " + ids(to));
 		}
 		long total = 0;
-		Map<String, Integer> original = new LinkedHashMap<>();
+		Map<String, Weight> original = new LinkedHashMap<>();
 		for (Instance instance : concat(from, to)) {
 			total += instance.effectiveWeight().value();
-			original.put(instance.id().value(), instance.weight().value());
+			original.put(instance.id().value(), instance.weight());
 		}
 		if (total == 0) {
 			throw new ConflictException("the two groups have no effective weight to shift");
@@ -129,9 +129,9 @@ class Releases {
 		Release release = underWay(service, id);
 		Changes restore = locked.changes(Guard.none()).shifting();
 		for (Instance instance : locked.instances()) {
-			Integer before = release.original().get(instance.id().value());
+			Weight before = release.original().get(instance.id().value());
 			if (before != null) {
-				restore.put(instance, instance.shiftedTo(Weight.of(before)));
+				restore.put(instance, instance.shiftedTo(before));
 			}
 		}
 		Committed restored = restore.commit();
@@ -228,8 +228,8 @@ class Releases {
 	 */
 	private static UnroutableBudget.Scope capacity(Release release, List<Instance> to, List<Instance> from,
 			int percentBefore, int percentAfter) {
-		long toCapable = capable(to).stream().mapToLong(i -> release.original().get(i.id().value())).sum();
-		long fromNominal = from.stream().mapToLong(i -> release.original().get(i.id().value())).sum();
+		long toCapable = capable(to).stream().mapToLong(i -> release.original().get(i.id().value()).value()).sum();
+		long fromNominal = from.stream().mapToLong(i -> release.original().get(i.id().value()).value()).sum();
 		List<String> incapable = to.stream().filter(i -> !capable(to).contains(i)).map(i -> i.id().value()).toList();
 		return UnroutableBudget.shift("release " + release.id(), fromNominal, toCapable, percentBefore, percentAfter,
 				incapable);
@@ -241,7 +241,7 @@ class Releases {
 	}
 
 	private static void split(Map<String, Weight> weights, List<Instance> group, long total, Release release) {
-		List<Integer> basis = group.stream().map(i -> release.original().get(i.id().value())).toList();
+		List<Integer> basis = group.stream().map(i -> release.original().get(i.id().value()).value()).toList();
 		List<Weight> parts = Apportion.of(total, basis);
 		for (int i = 0; i < group.size(); i++) {
 			weights.put(group.get(i).id().value(), parts.get(i));

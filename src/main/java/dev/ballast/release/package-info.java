@@ -4,4 +4,7 @@
  * ramps are stepped by a durable schedule in PostgreSQL that one node at a time applies;
  * a drain is complete only when the service's live subscribers have confirmed weight 0.
  */
+@ApplicationModule(allowedDependencies = { "audit", "database", "instance", "watch", "web", "weight" })
 package dev.ballast.release;
+
+import org.springframework.modulith.ApplicationModule;

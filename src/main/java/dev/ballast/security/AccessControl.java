@@ -2,6 +2,7 @@ package dev.ballast.security;
 
 import java.io.IOException;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,7 +19,6 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.config.observation.SecurityObservationSettings;
-import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
@@ -62,24 +62,12 @@ class AccessControl {
 					requests -> requests.dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR)
 						.permitAll()
 						.anyRequest()
-						.access((authentication, context) -> decide(authentication.get(), context.getRequest())))
+						.access((authentication, context) -> new AuthorizationDecision(
+								AccessRules.permits(authentication.get(), context.getRequest()))))
 			.exceptionHandling(failures -> failures
 				.authenticationEntryPoint((request, response, ex) -> BearerTokens.missing(request, response))
 				.accessDeniedHandler((request, response, ex) -> forbidden(request, response)))
 			.build();
-	}
-
-	private static AuthorizationDecision decide(Authentication authentication, HttpServletRequest request) {
-		Optional<AccessRules.Match> match = AccessRules.match(request);
-		if (match.isEmpty()) {
-			return new AuthorizationDecision(false);
-		}
-		AccessRules.Match needed = match.get();
-		if (needed.need() == Need.NOTHING) {
-			return new AuthorizationDecision(true);
-		}
-		return new AuthorizationDecision(
-				authentication instanceof Caller caller && needed.need().metBy(caller.token(), needed.service()));
 	}
 
 	private static void forbidden(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -102,7 +90,7 @@ class AccessControl {
 	 * nothing is served there.
 	 */
 	private static void unserved(HttpServletRequest request, HttpServletResponse response) throws IOException {
-		java.util.Set<String> allowed = AccessRules.methodsAt(request);
+		Set<String> allowed = AccessRules.methodsAt(request);
 		if (allowed.isEmpty()) {
 			new Problem("https://ballast.dev/problems/not-found", "Nothing is served here", 404,
 					"the registry serves nothing at %s; its endpoints are listed in /v3/api-docs"

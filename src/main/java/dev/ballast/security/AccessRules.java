@@ -4,10 +4,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.server.PathContainer;
+import org.springframework.security.core.Authentication;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
@@ -28,8 +30,7 @@ final class AccessRules {
 			rule(READ, "/swagger-ui.html", Need.NOTHING), rule(READ, "/swagger-ui/**", Need.NOTHING),
 			rule(READ, "/v3/api-docs", Need.NOTHING), rule(READ, "/v3/api-docs/**", Need.NOTHING),
 			// The console's static page and assets (no registry data; its API calls carry
-			// the
-			// operator's token), and the root, which redirects to it.
+			// the operator's token), and the root, which redirects to it.
 			rule(READ, "/", Need.NOTHING), rule(READ, "/console", Need.NOTHING),
 			rule(READ, "/console/**", Need.NOTHING), rule(READ, "/actuator/prometheus", Need.READER),
 
@@ -97,10 +98,28 @@ final class AccessRules {
 		return Optional.empty();
 	}
 
+	/**
+	 * Whether {@code authentication} may make the request: a rule covers it, and what the
+	 * rule needs is nothing or is met by the caller's token for the service in the path.
+	 * The one decision, for the filter chain and for the short ways that answer before
+	 * it.
+	 */
+	static boolean permits(Authentication authentication, HttpServletRequest request) {
+		Optional<Match> match = match(request);
+		if (match.isEmpty()) {
+			return false;
+		}
+		if (match.get().need() == Need.NOTHING) {
+			return true;
+		}
+		return authentication instanceof Caller caller
+				&& match.get().need().metBy(caller.token(), match.get().service());
+	}
+
 	/** Every method some rule serves at the request's path; empty when none does. */
 	static Set<String> methodsAt(HttpServletRequest request) {
 		PathContainer path = PathContainer.parsePath(request.getRequestURI());
-		Set<String> methods = new java.util.TreeSet<>();
+		Set<String> methods = new TreeSet<>();
 		for (Rule rule : RULES) {
 			if (rule.pattern().matches(path)) {
 				methods.addAll(rule.methods());

@@ -4,6 +4,7 @@ import java.io.IOException;
 
 import dev.ballast.web.Problem;
 import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -23,7 +24,7 @@ final class NoKeyValueStore extends OncePerRequestFilter {
 
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-			throws IOException, jakarta.servlet.ServletException {
+			throws IOException, ServletException {
 		String path = request.getRequestURI();
 		if (!path.equals("/v1/kv") && !path.startsWith("/v1/kv/")) {
 			chain.doFilter(request, response);

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 
 import dev.ballast.web.NotFoundException;
+import dev.ballast.web.Problem;
 import dev.ballast.web.RequestReader;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -85,10 +86,10 @@ class TokenController {
 	@ApiResponse(responseCode = "204", description = "Deleted")
 	@ApiResponse(responseCode = "404", description = "No such token",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	@ApiResponse(responseCode = "409", description = "It is the last admin token",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	ResponseEntity<Void> delete(@PathVariable String id) {
 		issuer.revoke(uuid(id));
 		tokens.reload();

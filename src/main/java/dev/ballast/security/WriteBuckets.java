@@ -13,7 +13,7 @@ import org.springframework.stereotype.Component;
 /**
  * Each token's write allowance on this node: a token bucket holding one second's worth,
  * so short bursts pass. One per node, shared by the filter chain ({@link WriteLimits})
- * and the paths that answer before it ({@link RegistrantAdmission}), so a token's writes
+ * and the paths that answer before it ({@link ShortWayAdmission}), so a token's writes
  * count once whichever way they come.
  */
 @Component

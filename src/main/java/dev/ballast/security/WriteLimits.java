@@ -38,11 +38,16 @@ final class WriteLimits extends OncePerRequestFilter {
 			.register(meters);
 	}
 
+	/** Whether the limit counts the request: a POST, PUT, PATCH or DELETE. */
+	static boolean mutating(HttpServletRequest request) {
+		return MUTATING.contains(request.getMethod());
+	}
+
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		// A request a short way admitted and then handed on has paid for its write there.
-		if (!MUTATING.contains(request.getMethod()) || RegistrantAdmission.charged(request)
+		if (!mutating(request) || ShortWayAdmission.charged(request)
 				|| !(SecurityContextHolder.getContext().getAuthentication() instanceof Caller caller)) {
 			chain.doFilter(request, response);
 			return;

@@ -4,4 +4,7 @@
  * service-name patterns), the first admin token, and the per-token write rate limit.
  * Everything but health probes and the Swagger UI page needs a token.
  */
+@ApplicationModule(allowedDependencies = { "audit", "database", "web" })
 package dev.ballast.security;
+
+import org.springframework.modulith.ApplicationModule;

@@ -3,7 +3,6 @@ package dev.ballast.watch;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import dev.ballast.instance.Answer;

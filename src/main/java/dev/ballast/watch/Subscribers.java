@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.ballast.instance.ServiceName;
@@ -132,7 +133,7 @@ public class Subscribers {
 			throw new NotFoundException("service %s is not registered".formatted(service));
 		}
 		Instant now = clock.instant();
-		Map<String, SubscriberView> views = new java.util.TreeMap<>();
+		Map<String, SubscriberView> views = new TreeMap<>();
 		jdbc.query("""
 				SELECT name, delivered_revision, acked_revision, last_seen_at
 				  FROM subscriber WHERE service = ? AND last_seen_at >= ?""", rs -> {

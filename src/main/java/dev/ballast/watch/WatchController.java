@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +17,7 @@ import dev.ballast.instance.ServiceName;
 import dev.ballast.instance.ZoneView;
 import dev.ballast.web.BadParameterException;
 import dev.ballast.web.OverloadedException;
+import dev.ballast.web.Problem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
@@ -117,7 +119,7 @@ class WatchController {
 			description = "The node serves its maximum of watchers, or the token holds its maximum of open streams on "
 					+ "this node; retry after Retry-After, here or on another node",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	void watch(@PathVariable String service,
 			@RequestParam(required = false) @Parameter(
 					description = "Name this subscriber (pattern " + QueryParameters.SUBSCRIBER_PATTERN
@@ -153,7 +155,7 @@ class WatchController {
 			description = "The node serves its maximum of watchers, or the token holds its maximum of open streams on "
 					+ "this node; retry after Retry-After, here or on another node",
 			content = @Content(mediaType = "application/problem+json",
-					schema = @Schema(implementation = dev.ballast.web.Problem.class)))
+					schema = @Schema(implementation = Problem.class)))
 	void watchMany(
 			@RequestParam(name = "service",
 					required = false) @Parameter(description = "A service to watch; repeat for each (1 to "
@@ -224,8 +226,8 @@ class WatchController {
 		try {
 			await(follower.open(watcher));
 			// The connection goes to the stream (see StreamConnection); the container
-			// sends
-			// these headers, then puts its request processor back for other requests.
+			// sends these headers, then puts its request processor back for other
+			// requests.
 			StreamConnection connection = request.upgrade(StreamConnection.class);
 			response.setStatus(HttpServletResponse.SC_OK);
 			streamHeaders(response);
@@ -257,7 +259,7 @@ class WatchController {
 		}
 	}
 
-	private static void await(java.util.concurrent.CompletableFuture<Void> opened) {
+	private static void await(CompletableFuture<Void> opened) {
 		try {
 			opened.get(5, TimeUnit.SECONDS);
 		}

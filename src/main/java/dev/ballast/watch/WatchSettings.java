@@ -38,6 +38,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param subscriberTtl a named subscriber not seen for this long is no longer live, and
  * is dropped
  * @param flushInterval how often delivered and acknowledged revisions are written
+ * @param scheduled whether this node runs the watch timers (tests drive them)
  */
 @ConfigurationProperties("ballast.watch")
 record WatchSettings(@DefaultValue("15s") Duration keepalive, @DefaultValue("10m") Duration maxAge,
@@ -47,6 +48,7 @@ record WatchSettings(@DefaultValue("15s") Duration keepalive, @DefaultValue("10m
 		@DefaultValue("30s") Duration stallTimeout, @DefaultValue("1024") int recentChanges,
 		@DefaultValue("2s") Duration catchUpInterval, @DefaultValue("2m") Duration idleServiceTimeout,
 		@DefaultValue("60s") Duration defaultWait, @DefaultValue("300s") Duration maxWait,
-		@DefaultValue("60s") Duration subscriberTtl, @DefaultValue("1s") Duration flushInterval) {
+		@DefaultValue("60s") Duration subscriberTtl, @DefaultValue("1s") Duration flushInterval,
+		@DefaultValue("true") boolean scheduled) {
 
 }

@@ -2,6 +2,7 @@ package dev.ballast.web;
 
 import java.io.IOException;
 import java.net.URI;
+import java.util.Locale;
 
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServlet;
@@ -87,7 +88,7 @@ class ContainerProblems {
 					"the registry serves nothing at %s; its endpoints are listed in /v3/api-docs".formatted(path);
 				case BAD_REQUEST -> "the request cannot be read; see /v3/api-docs for what each endpoint takes";
 				default -> status.is5xxServerError() ? "the registry failed to handle this request; it has been logged"
-						: "the request is refused: " + status.getReasonPhrase().toLowerCase(java.util.Locale.ROOT);
+						: "the request is refused: " + status.getReasonPhrase().toLowerCase(Locale.ROOT);
 			};
 		}
 

@@ -2,6 +2,7 @@ package dev.ballast.web;
 
 import java.io.IOException;
 import java.io.Writer;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.catalina.connector.Request;
@@ -68,7 +69,7 @@ public final class ProblemReportValve extends ErrorReportValve {
 
 	private static String detail(HttpStatus status, Throwable throwable) {
 		String message = throwable == null || throwable.getMessage() == null ? ""
-				: throwable.getMessage().toLowerCase(java.util.Locale.ROOT);
+				: throwable.getMessage().toLowerCase(Locale.ROOT);
 		if (message.contains("too large") || status == HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE) {
 			return "the request line and headers are larger than this registry reads "
 					+ "(server.max-http-request-header-size, 8 KiB by default): send a shorter URL or fewer headers";
@@ -86,7 +87,7 @@ public final class ProblemReportValve extends ErrorReportValve {
 					+ "characters, every % starts two hex digits, and / or \\ are not encoded (%2F, %5C)";
 		}
 		return "the request is refused before it reaches the registry: "
-				+ status.getReasonPhrase().toLowerCase(java.util.Locale.ROOT);
+				+ status.getReasonPhrase().toLowerCase(Locale.ROOT);
 	}
 
 }

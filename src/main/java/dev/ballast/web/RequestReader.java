@@ -3,20 +3,29 @@ package dev.ballast.web;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 import dev.ballast.weight.ReceivedValue;
+import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
+import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.stereotype.Component;
 
@@ -27,8 +36,9 @@ import org.springframework.stereotype.Component;
  *
  * <p>
  * The expectation for a field is the message of its constraint annotations (for example
- * {@code @Min(value = 1, message = "must be an integer from 1 to 65535")}), so a type
- * error and a range error on the same field read alike.
+ * {@code @Max(value = 100, message = "must be an integer from 0 to 100")}), or for a
+ * field of an {@link IntegerType} that type's range, so a type error and a range error on
+ * the same field read alike.
  */
 @Component
 public class RequestReader {
@@ -37,9 +47,12 @@ public class RequestReader {
 
 	private final Validator validator;
 
-	RequestReader(ObjectMapper mapper, Validator validator) {
+	private final List<IntegerType<?>> integerTypes;
+
+	RequestReader(ObjectMapper mapper, Validator validator, List<IntegerType<?>> integerTypes) {
 		this.mapper = mapper;
 		this.validator = validator;
+		this.integerTypes = List.copyOf(integerTypes);
 	}
 
 	/**
@@ -53,14 +66,20 @@ public class RequestReader {
 			throw InvalidRequestException.of("", "the body must be a JSON object; got " + ReceivedValue.describe(body));
 		}
 		refuseNulls(body, type);
-		T value = bind(body, type);
-		Set<ConstraintViolation<T>> violations = validator.validate(value);
-		if (!violations.isEmpty()) {
-			throw new InvalidRequestException(violations.stream()
+		List<FieldError> errors = new ArrayList<>();
+		Set<String> leftOut = new HashSet<>();
+		T value = bind((ObjectNode) body, type, errors, leftOut);
+		if (value != null) {
+			// A member left out is missing now: its refusal is said already.
+			validator.validate(value)
+				.stream()
 				.map(violation -> violationError(body, violation))
-				.sorted(Comparator.comparing(FieldError::pointer))
-				.distinct()
-				.toList());
+				.filter(error -> !leftOut.contains(error.pointer()))
+				.forEach(errors::add);
+		}
+		if (!errors.isEmpty()) {
+			throw new InvalidRequestException(
+					errors.stream().sorted(Comparator.comparing(FieldError::pointer)).distinct().toList());
 		}
 		return value;
 	}
@@ -111,12 +130,12 @@ public class RequestReader {
 	}
 
 	/** An explicit null is never a value; a field that may be left out is left out. */
-	private static void refuseNulls(JsonNode body, Class<?> type) {
+	private void refuseNulls(JsonNode body, Class<?> type) {
 		List<FieldError> errors = new ArrayList<>();
 		for (var member : body.properties()) {
 			if (member.getValue().isNull() && hasComponent(type, member.getKey())) {
 				String name = member.getKey();
-				errors.add(new FieldError("/" + name.replace("~", "~0").replace("/", "~1"),
+				errors.add(new FieldError(memberPointer(name),
 						"%s %s; got null".formatted(name, expectation(type, name, false))));
 			}
 		}
@@ -125,20 +144,45 @@ public class RequestReader {
 		}
 	}
 
+	private static String memberPointer(String name) {
+		return "/" + name.replace("~", "~0").replace("/", "~1");
+	}
+
 	private static boolean hasComponent(Class<?> type, String name) {
 		return type.isRecord() && Arrays.stream(type.getRecordComponents()).anyMatch(c -> c.getName().equals(name));
 	}
 
-	private <T> T bind(JsonNode body, Class<T> type) {
-		try {
-			return mapper.treeToValue(body, type);
+	/**
+	 * Binds the body, or returns null. A member that cannot be bound is refused and left
+	 * out, and the rest bound again, so that one answer names every bad member (a port
+	 * out of range beside a bad address) whether a type or a constraint refuses it; at
+	 * most once per component of the record, so that a body of many unknown members costs
+	 * no more than one of each.
+	 */
+	private <T> T bind(ObjectNode body, Class<T> type, List<FieldError> errors, Set<String> leftOut) {
+		ObjectNode remaining = body;
+		int attempts = type.isRecord() ? type.getRecordComponents().length + 1 : 1;
+		for (int attempt = 0; attempt < attempts; attempt++) {
+			try {
+				return mapper.treeToValue(remaining, type);
+			}
+			catch (JacksonException ex) {
+				errors.add(bindingError(body, type, ex));
+				String member = ex.getPath().isEmpty() ? null : ex.getPath().getFirst().getPropertyName();
+				if (member == null || !remaining.has(member)) {
+					return null;
+				}
+				if (remaining == body) {
+					remaining = body.deepCopy();
+				}
+				remaining.remove(member);
+				leftOut.add(memberPointer(member));
+			}
 		}
-		catch (JacksonException ex) {
-			throw new InvalidRequestException(List.of(bindingError(body, type, ex)));
-		}
+		return null;
 	}
 
-	private static FieldError bindingError(JsonNode body, Class<?> type, JacksonException ex) {
+	private FieldError bindingError(JsonNode body, Class<?> type, JacksonException ex) {
 		String pointer = pointer(ex.getPath());
 		String field = fieldName(ex.getPath());
 		if (ex instanceof UnrecognizedPropertyException unknown) {
@@ -149,7 +193,7 @@ public class RequestReader {
 		return new FieldError(pointer, "%s %s; got %s".formatted(field, expectation(type, ex.getPath()), received));
 	}
 
-	private static String expectation(Class<?> type, List<JacksonException.Reference> path) {
+	private String expectation(Class<?> type, List<JacksonException.Reference> path) {
 		if (path.isEmpty() || path.getFirst().getPropertyName() == null) {
 			return "must be a JSON object";
 		}
@@ -188,7 +232,7 @@ public class RequestReader {
 	 * ({@link Expectation} or the message of a constraint), or a plain description of the
 	 * component's type.
 	 */
-	private static String expectation(Class<?> type, String name, boolean nested) {
+	private String expectation(Class<?> type, String name, boolean nested) {
 		Field field;
 		try {
 			field = type.getDeclaredField(name);
@@ -210,7 +254,7 @@ public class RequestReader {
 	}
 
 	private static Optional<String> constraintMessage(Annotation annotation) {
-		if (!annotation.annotationType().isAnnotationPresent(jakarta.validation.Constraint.class)) {
+		if (!annotation.annotationType().isAnnotationPresent(Constraint.class)) {
 			return Optional.empty();
 		}
 		try {
@@ -223,8 +267,13 @@ public class RequestReader {
 		}
 	}
 
-	private static String typeExpectation(Class<?> type, boolean nested) {
-		if (nested && java.util.Map.class.isAssignableFrom(type)) {
+	private String typeExpectation(Class<?> type, boolean nested) {
+		for (IntegerType<?> integerType : integerTypes) {
+			if (integerType.type() == type) {
+				return "must be " + integerType.expectation();
+			}
+		}
+		if (nested && Map.class.isAssignableFrom(type)) {
 			return "values must be strings";
 		}
 		if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
@@ -236,23 +285,22 @@ public class RequestReader {
 		if (type == Boolean.class || type == boolean.class) {
 			return "must be true or false";
 		}
-		if (type == java.time.Instant.class || type == java.time.OffsetDateTime.class
-				|| type == java.time.ZonedDateTime.class) {
+		if (type == Instant.class || type == OffsetDateTime.class || type == ZonedDateTime.class) {
 			return "must be " + Timestamps.EXPECTED;
 		}
-		if (type == java.time.Duration.class) {
+		if (type == Duration.class) {
 			return "must be an ISO 8601 duration such as PT30S";
 		}
 		if (Number.class.isAssignableFrom(type) || type == double.class || type == float.class) {
 			return "must be a number";
 		}
-		if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+		if (Collection.class.isAssignableFrom(type) || type.isArray()) {
 			return "must be a JSON array";
 		}
 		if (type.isEnum()) {
-			return "must be one of " + java.util.Arrays.toString(type.getEnumConstants());
+			return "must be one of " + Arrays.toString(type.getEnumConstants());
 		}
-		if (java.util.Map.class.isAssignableFrom(type)) {
+		if (Map.class.isAssignableFrom(type)) {
 			return "must be a JSON object";
 		}
 		return type.isRecord() ? "must be a JSON object" : "is not valid";

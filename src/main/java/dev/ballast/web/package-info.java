@@ -4,4 +4,7 @@
  * with errors that name the field, what was expected and what was received, RFC 9457
  * problem details, and the OpenAPI description served to Swagger UI.
  */
+@ApplicationModule(allowedDependencies = { "database", "weight" })
 package dev.ballast.web;
+
+import org.springframework.modulith.ApplicationModule;

@@ -98,8 +98,7 @@ public final class ReceivedValue {
 	}
 
 	// Bidi overrides, zero-width characters, line separators and lone surrogates can make
-	// a
-	// message read differently from what was sent, so they are shown escaped like
+	// a message read differently from what was sent, so they are shown escaped like
 	// controls.
 	private static boolean isInvisible(int codePoint) {
 		return switch (Character.getType(codePoint)) {

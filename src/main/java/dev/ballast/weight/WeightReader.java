@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.NullNode;
+import tools.jackson.databind.node.StringNode;
 
 /**
  * Turns an untrusted JSON value into a {@link Weight} under a {@link WeightPolicy}.
@@ -21,13 +22,15 @@ public final class WeightReader {
 
 	private static final String EXPECTATION = "an integer from " + Weight.MIN + " to " + Weight.MAX;
 
+	private static final String CANONICAL_EXPECTATION = "a canonical decimal from \"" + Weight.MIN + "\" to \""
+			+ Weight.MAX + "\"";
+
 	private static final BigDecimal LOWEST = BigDecimal.valueOf(Weight.MIN);
 
 	private static final BigDecimal HIGHEST = BigDecimal.valueOf(Weight.MAX);
 
 	// Canonical means one spelling per number: no sign, no leading zeros, no exponent.
-	// The digit
-	// count bound keeps a huge digit string from being parsed at all.
+	// The digit count bound keeps a huge digit string from being parsed at all.
 	private static final Pattern CANONICAL_DECIMAL = Pattern.compile("0|[1-9][0-9]{0,4}");
 
 	private WeightReader() {
@@ -50,6 +53,41 @@ public final class WeightReader {
 		}
 		return convertible(received).map(weight -> converted(field, received, weight, policy))
 			.orElseGet(() -> refused(field, received));
+	}
+
+	/**
+	 * Reads a weight that must be a JSON integer whatever a service's policy, such as
+	 * Consul's {@code Weights.Passing}: {@link Exact} or {@link Refused}, never
+	 * converted.
+	 * @param field the field name used in refusals
+	 * @param value the received value; a Java {@code null} is read like JSON null
+	 */
+	public static WeightReading readInteger(String field, JsonNode value) {
+		Objects.requireNonNull(field, "field");
+		JsonNode received = value == null ? NullNode.getInstance() : value;
+		if (!received.isIntegralNumber()) {
+			return refused(field, received);
+		}
+		return whole(new BigDecimal(received.bigIntegerValue())).<WeightReading>map(Exact::new)
+			.orElseGet(() -> refused(field, received));
+	}
+
+	/**
+	 * Reads a weight written as text, where only its canonical decimal is a weight
+	 * ({@code "0"} to {@code "10000"}: no sign, leading zero, space, fraction or
+	 * exponent), as in Consul's {@code Meta.weight}, the one field in which a weight
+	 * travels as a string: {@link Exact} or {@link Refused}.
+	 * @param field the field name used in refusals
+	 * @param text the received text
+	 */
+	public static WeightReading readCanonicalText(String field, String text) {
+		Objects.requireNonNull(field, "field");
+		Objects.requireNonNull(text, "text");
+		Optional<Weight> weight = CANONICAL_DECIMAL.matcher(text).matches() ? whole(new BigDecimal(text))
+				: Optional.empty();
+		return weight.<WeightReading>map(Exact::new)
+			.orElseGet(
+					() -> new Refused(ReceivedValue.refusal(field, CANONICAL_EXPECTATION, StringNode.valueOf(text))));
 	}
 
 	private static WeightReading converted(String field, JsonNode received, Weight weight, WeightPolicy policy) {

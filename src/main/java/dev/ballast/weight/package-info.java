@@ -8,4 +8,7 @@
  * weight as the JSON string {@code "0"} and balancers spun forever. It depends on
  * Jackson's tree model only: no Spring, no I/O.
  */
+@ApplicationModule(allowedDependencies = {})
 package dev.ballast.weight;
+
+import org.springframework.modulith.ApplicationModule;

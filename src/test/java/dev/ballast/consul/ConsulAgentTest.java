@@ -82,6 +82,35 @@ class ConsulAgentTest extends ConsulFixture {
 		assertThat(api.get("/v1/services/" + service).status()).isEqualTo(404);
 	}
 
+	/**
+	 * Each number Ballast types at this border is refused in the words of its type's one
+	 * rule: what was expected and what came.
+	 */
+	@Test
+	void aRefusedNumberSaysWhatWasExpectedAndWhatCame() {
+		assertThat(consul.put("/v1/agent/service/register", definition("a", "30s", ",\"Meta\":{\"weight\":\"050\"}"))
+			.body()
+			.strip()).isEqualTo(
+					"Invalid Meta.weight: must be a canonical decimal from \"0\" to \"10000\"; got the string \"050\"");
+		assertThat(consul.put("/v1/agent/service/register", definition("a", "30s", ",\"Weights\":{\"Passing\":7.5}"))
+			.body()
+			.strip()).isEqualTo("Invalid Weights.Passing: must be an integer from 0 to 10000; got the number 7.5");
+		assertThat(consul
+			.put("/v1/agent/service/register", definition("a", "30s", ",\"Weights\":{\"Passing\":1,\"Warning\":-1}"))
+			.body()
+			.strip()).isEqualTo("Invalid Weights.Warning: must be an integer from 0 to 10000; got the number -1");
+		assertThat(consul.put("/v1/agent/service/register", definition("a", "301s", "")).body().strip())
+			.isEqualTo("Invalid Check.TTL: must be a duration of whole seconds from 5s to 300s, which becomes the "
+					+ "lease; got \"301s\"");
+		assertThat(consul
+			.put("/v1/agent/service/register",
+					"{\"Name\":\"%s\",\"Port\":65536,\"Check\":{\"TTL\":\"30s\"}}".formatted(service))
+			.body()
+			.strip()).isEqualTo(
+					"Invalid Port: Ballast needs the instance's port, an integer from 1 to 65535; got the number 65536");
+		assertThat(api.get("/v1/services/" + service).status()).isEqualTo(404);
+	}
+
 	@Test
 	void refusesWeightsAndMetaWeightThatDisagree() {
 		Consul.Answer refused = consul.put("/v1/agent/service/register",

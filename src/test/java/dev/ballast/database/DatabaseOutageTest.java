@@ -129,8 +129,7 @@ class DatabaseOutageTest {
 			assertStale(parked);
 			assertThat(parked.header("X-Ballast-Index")).contains(Long.toString(revision));
 			// One asked now waits on memory, here or (for a service nobody watches) on
-			// its
-			// timeout.
+			// its timeout.
 			CompletableFuture<Api.Reply> parkedDuring = CompletableFuture
 				.supplyAsync(() -> api.get(instances + "?index=" + revision + "&wait=25s"), runner());
 			Api.Reply quiet = api.get("/v1/services/%s/instances?index=%d&wait=2s".formatted(QUIET, quietRevision));
@@ -180,8 +179,7 @@ class DatabaseOutageTest {
 			assertThat(api.get("/v1/services/" + SERVICE).header("X-Ballast-Stale")).isEmpty();
 
 			// The absorbed heartbeats are written, and the first sweep extended the
-			// silent
-			// lease by the outage instead of expiring it.
+			// silent lease by the outage instead of expiring it.
 			Awaitility.await().atMost(SOON).until(() -> meters.get("ballast.lease.pending").gauge().value() == 0.0);
 			assertThat(lastRenewed("beating")).isAfterOrEqualTo(lastBeat.minusMillis(100));
 			Awaitility.await()

@@ -112,9 +112,8 @@ class FailoverTest {
 				Member old = database.member(0);
 				database.member(1).promote();
 				// In one session: once the role may no longer log in, no new one is let
-				// in.
-				// It has no synchronous standby any more: this session's commit must not
-				// wait for one.
+				// in. It has no synchronous standby any more: this session's commit must
+				// not wait for one.
 				old.sql("SET synchronous_commit = local", "ALTER ROLE postgres NOLOGIN",
 						TERMINATE_NODES + " AND query NOT LIKE 'LISTEN %' AND query <> 'SELECT 1'"
 						// The probe stays too: the node sees no outage, so no

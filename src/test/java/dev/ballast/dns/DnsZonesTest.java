@@ -63,10 +63,8 @@ class DnsZonesTest {
 
 		// Zone za's view is 8000 for a1 and 667/667/666 for zone zb's three (20% across).
 		// HAProxy's weight of each is h = round-half-up(255 * view / 8000): 255 and 21,
-		// 21,
-		// 21 (21.26 and 21.23 rounded), sent as 256 * h; a2 and a3 are left out, as in
-		// the
-		// flat answer.
+		// 21, 21 (21.26 and 21.23 rounded), sent as 256 * h; a2 and a3 are left out, as
+		// in the flat answer.
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(srvWeights(dns.udp(zoneName("za"), Type.SRV)))
 				.isEqualTo(Map.of(8001, 65_280, 8004, 5376, 8005, 5376, 8006, 5376)));

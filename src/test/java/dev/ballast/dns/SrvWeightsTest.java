@@ -32,8 +32,7 @@ class SrvWeightsTest {
 	@Test
 	void everyEffectiveWeightOfEveryLargestFitsTheRecordAndReadsBackExactlyInHaproxy() {
 		// 10,000 × 10,000 pairs would be 10^8: every effective weight against the edges
-		// and
-		// a spread of largest weights is enumerated instead.
+		// and a spread of largest weights is enumerated instead.
 		for (int largest : List.of(1, 2, 3, 254, 255, 256, 509, 510, 511, 1000, 9999, 10_000)) {
 			for (int effective = 0; effective <= largest; effective++) {
 				int srv = SrvWeights.srvWeight(effective, largest);

@@ -39,8 +39,8 @@ class CheckDefinitionTest {
 
 	@Test
 	void httpTargetsAreAbsoluteUrlsWithoutCredentials() {
-		assertThat(http("http://10.0.0.5:8080/health").port()).isEqualTo(8080);
-		assertThat(http("https://app.internal/health").port()).isEqualTo(443);
+		assertThat(http("http://10.0.0.5:8080/health").port()).isEqualTo(Port.of(8080));
+		assertThat(http("https://app.internal/health").port()).isEqualTo(Port.of(443));
 		assertThat(http("http://[::1]:9000/h").host()).isEqualTo("::1");
 		for (String bad : List.of("file:///etc/passwd", "/health", "gopher://10.0.0.5:70/", "http://u:p@10.0.0.5/",
 				"http://10.0.0.5:8080/h#x", "http://10.0.0.5:0/", "http://10.0.0.5:70000/", "http:// 10.0.0.5/", "")) {
@@ -77,25 +77,28 @@ class CheckDefinitionTest {
 
 	@Test
 	void aCheckTargetsItsOwnInstanceOnly() {
-		OWN.require(http("http://10.0.0.5:8080/health"), "10.0.0.5", 8080);
-		OWN.require(http("http://App.Internal:8080/health"), "app.internal", 8080);
-		OWN.require(http("http://[::1]:8080/health"), "0:0:0:0:0:0:0:1", 8080);
-		refusedTarget(OWN, http("http://10.0.0.6:8080/health"), "10.0.0.5", 8080, "may only probe its own instance");
-		refusedTarget(OWN, http("http://10.0.0.5:9090/health"), "10.0.0.5", 8080, "own port 8080");
-		refusedTarget(OWN, http("http://app.internal:8080/"), "10.0.0.5", 8080, "may only probe its own instance");
-		refusedTarget(OWN, http("http://169.254.169.254/latest/meta-data/"), "169.254.169.254", 80, "link-local");
-		refusedTarget(OWN, http("http://[fe80::1]:80/"), "fe80::1", 80, "link-local");
-		refusedTarget(OWN, http("http://0.0.0.0:80/"), "0.0.0.0", 80, "unspecified");
-		new CheckTargets(List.of(), true).require(http("http://10.0.0.5:9090/health"), "10.0.0.5", 8080);
+		OWN.require(http("http://10.0.0.5:8080/health"), "10.0.0.5", Port.of(8080));
+		OWN.require(http("http://App.Internal:8080/health"), "app.internal", Port.of(8080));
+		OWN.require(http("http://[::1]:8080/health"), "0:0:0:0:0:0:0:1", Port.of(8080));
+		refusedTarget(OWN, http("http://10.0.0.6:8080/health"), "10.0.0.5", Port.of(8080),
+				"may only probe its own instance");
+		refusedTarget(OWN, http("http://10.0.0.5:9090/health"), "10.0.0.5", Port.of(8080), "own port 8080");
+		refusedTarget(OWN, http("http://app.internal:8080/"), "10.0.0.5", Port.of(8080),
+				"may only probe its own instance");
+		refusedTarget(OWN, http("http://169.254.169.254/latest/meta-data/"), "169.254.169.254", Port.of(80),
+				"link-local");
+		refusedTarget(OWN, http("http://[fe80::1]:80/"), "fe80::1", Port.of(80), "link-local");
+		refusedTarget(OWN, http("http://0.0.0.0:80/"), "0.0.0.0", Port.of(80), "unspecified");
+		new CheckTargets(List.of(), true).require(http("http://10.0.0.5:9090/health"), "10.0.0.5", Port.of(8080));
 	}
 
 	@Test
 	void anAllowedNetworkMayBeProbedOnAnyPort() {
 		CheckTargets allowing = new CheckTargets(List.of("10.20.0.0/16", "fd00::/8", "169.254.10.1"), false);
-		allowing.require(http("http://10.20.255.1:9999/"), "10.0.0.5", 8080);
-		allowing.require(http("http://[fd12::5]:1/"), "10.0.0.5", 8080);
-		allowing.require(http("http://169.254.10.1/"), "10.0.0.5", 8080);
-		refusedTarget(allowing, http("http://10.21.0.1/"), "10.0.0.5", 8080, "may only probe");
+		allowing.require(http("http://10.20.255.1:9999/"), "10.0.0.5", Port.of(8080));
+		allowing.require(http("http://[fd12::5]:1/"), "10.0.0.5", Port.of(8080));
+		allowing.require(http("http://169.254.10.1/"), "10.0.0.5", Port.of(8080));
+		refusedTarget(allowing, http("http://10.21.0.1/"), "10.0.0.5", Port.of(8080), "may only probe");
 		assertThatThrownBy(() -> new CheckTargets(List.of("10.0.0.0/33"), false))
 			.hasMessageContaining("prefix out of range");
 		assertThatThrownBy(() -> new CheckTargets(List.of("example.com/8"), false))
@@ -117,7 +120,7 @@ class CheckDefinitionTest {
 		});
 	}
 
-	private static void refusedTarget(CheckTargets targets, CheckDefinition check, String address, int port,
+	private static void refusedTarget(CheckTargets targets, CheckDefinition check, String address, Port port,
 			String detail) {
 		assertThatThrownBy(() -> targets.require(check, address, port)).isInstanceOf(CheckRefusal.class)
 			.hasMessageContaining(detail);

@@ -11,8 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The mode table of the README: what each mode lets balancers send, ejection first. */
 class EffectiveWeightTest {
 
-	private static final Instance SERVING = Instance.registered(ServiceName.of("s"), InstanceId.of("i"), "h", 80, null,
-			Weight.of(100), new Metadata(Map.of()), Tags.NONE, 30, Instant.EPOCH, null);
+	private static final Instance SERVING = Instance.registered(ServiceName.of("s"), InstanceId.of("i"), "h",
+			Port.of(80), null, Weight.of(100), new Metadata(Map.of()), Tags.NONE, LeaseTtl.ofSeconds(30), Instant.EPOCH,
+			null);
 
 	@Test
 	void eachModeGivesTheWeightItsRowSays() {

@@ -76,8 +76,9 @@ class LastKnownTest {
 	}
 
 	private static InstanceView instance(String service, String id, long revision) {
-		return new InstanceView(service, id, "h", 1, null, Weight.of(10), Weight.of(10), true, Mode.SERVING, null, null,
-				List.of(), Health.PASSING, Map.of(), List.of(), 30, Instant.EPOCH, revision);
+		return new InstanceView(service, id, "h", Port.of(1), null, Weight.of(10), Weight.of(10), true, Mode.SERVING,
+				null, null, List.of(), Health.PASSING, Map.of(), List.of(), LeaseTtl.ofSeconds(30), Instant.EPOCH,
+				revision);
 	}
 
 }

@@ -2,8 +2,9 @@ package dev.ballast.instance;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
@@ -18,6 +19,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code ?zone=} on the instance list and its blocking form: the worked example of
@@ -31,7 +33,7 @@ class ZoneReadsTest {
 	int port;
 
 	@Autowired
-	InstanceQueries queries;
+	BlockingReads reads;
 
 	Api api;
 
@@ -68,17 +70,21 @@ class ZoneReadsTest {
 	}
 
 	/**
-	 * The lists read for every service at once (Prometheus targets) are kept for reads
-	 * during an outage: they carry the policy, else a stale zone read after one would be
-	 * the flat view.
+	 * The applied states the exits read (Prometheus' targets keep them for reads during
+	 * an outage) carry the policy, and follow its edit; else a stale zone read after one
+	 * would be the flat view.
 	 */
 	@Test
-	void theListsOfEveryServiceCarryTheirPolicy() {
-		InstanceList list = queries.lists(Set.of(ServiceName.of(service))).value().getFirst();
+	void theAppliedStatesCarryTheirPolicy() throws Exception {
+		InstanceList list = applied().orElseThrow();
 		assertThat(list.locality()).isNotNull();
 		assertThat(list.locality().maxCrossZonePercent()).isEqualTo(20);
 		api.patch("/v1/services/" + service, "{\"locality\":null}");
-		assertThat(queries.lists(Set.of(ServiceName.of(service))).value().getFirst().locality()).isNull();
+		await().atMost(Duration.ofSeconds(10)).until(() -> applied().orElseThrow().locality() == null);
+	}
+
+	private Optional<InstanceList> applied() throws Exception {
+		return reads.applied(ServiceName.of(service)).copy().get(10, TimeUnit.SECONDS);
 	}
 
 	@Test

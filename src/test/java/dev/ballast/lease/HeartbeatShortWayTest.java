@@ -181,20 +181,6 @@ class HeartbeatShortWayTest {
 		assertThat(refused).as("10 heartbeats at once against 2 writes per second").isGreaterThanOrEqualTo(5);
 	}
 
-	@Test
-	void findsTheInstanceOnlyInAPlainHeartbeatPath() {
-		assertThat(HeartbeatShortWay.key("/v1/services/pay/instances/10.0.0.5:80/heartbeat"))
-			.isEqualTo(new InstanceKey("pay", "10.0.0.5:80"));
-		assertThat(HeartbeatShortWay.key("/v1/services/pay/instances//heartbeat")).isNull();
-		assertThat(HeartbeatShortWay.key("/v1/services//instances/a/heartbeat")).isNull();
-		assertThat(HeartbeatShortWay.key("/v1/services/pay/instances/a/b/heartbeat")).isNull();
-		assertThat(HeartbeatShortWay.key("/v1/services/pay/instances/../heartbeat")).isNull();
-		assertThat(HeartbeatShortWay.key("/v1/services/pay/instances/a;x=1/heartbeat")).isNull();
-		assertThat(HeartbeatShortWay.key("/v1/services/pay/instances/a/heartbeats")).isNull();
-		assertThat(HeartbeatShortWay.key("/v1/services/pay/instances/a")).isNull();
-		assertThat(HeartbeatShortWay.key("/v1/services/pay/drains/a/heartbeat")).isNull();
-	}
-
 	private void assertPassedOn(MockHttpServletRequest request) throws Exception {
 		MockHttpServletResponse response = new MockHttpServletResponse();
 		assertThat(shortWay.answer(request, response))

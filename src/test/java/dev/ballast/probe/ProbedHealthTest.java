@@ -145,8 +145,7 @@ class ProbedHealthTest {
 			.pollInterval(Duration.ofMillis(200))
 			.until(() -> instances(api, service).get("bad").path("health").stringValue().equals("CRITICAL"));
 		// The same registration again (a client that re-registers): it starts passing,
-		// and
-		// the probes that still fail must make it critical again.
+		// and the probes that still fail must make it critical again.
 		register(api, service, "bad", failing, http(failing));
 		assertThat(instances(api, service).get("bad").path("health").stringValue()).isEqualTo("PASSING");
 		Awaitility.await()

@@ -117,8 +117,7 @@ public final class Consul {
 		assertThat(answer.header("X-Consul-LastContact")).as(call).hasValue("0");
 		if (answer.header("Content-Type").orElse("").startsWith("application/problem+json")) {
 			// Ballast's own refusal before the Consul surface is reached: a missing or
-			// dead
-			// token (401), a token whose role may not make the call (403).
+			// dead token (401), a token whose role may not make the call (403).
 			assertThat(answer.status()).as(call).isIn(401, 403);
 			assertThat(answer.json().get("status").intValue()).as(call).isEqualTo(answer.status());
 			return;

@@ -1,12 +1,16 @@
 package dev.ballast.watch;
 
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.ballast.instance.Health;
 import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.InstanceView;
+import dev.ballast.instance.LeaseTtl;
 import dev.ballast.instance.Mode;
+import dev.ballast.instance.Port;
 import dev.ballast.weight.Weight;
 import org.junit.jupiter.api.Test;
 
@@ -55,9 +59,9 @@ class ServiceFeedTest {
 	}
 
 	static InstanceView instance(String id, long revision) {
-		return new InstanceView("s", id, "h", 80, null, Weight.of(100), Weight.of(100), true, Mode.SERVING, null, null,
-				java.util.List.of(), Health.PASSING, java.util.Map.of(), java.util.List.of(), 30,
-				java.time.Instant.EPOCH, revision);
+		return new InstanceView("s", id, "h", Port.of(80), null, Weight.of(100), Weight.of(100), true, Mode.SERVING,
+				null, null, List.of(), Health.PASSING, Map.of(), List.of(), LeaseTtl.ofSeconds(30), Instant.EPOCH,
+				revision);
 	}
 
 	/**

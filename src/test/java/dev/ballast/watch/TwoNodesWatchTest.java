@@ -293,8 +293,7 @@ class TwoNodesWatchTest {
 		try (EventStream stream = EventStream.open(other.port(), "/v1/services/%s/watch".formatted(service), null)) {
 			assertThat(stream.nextEvent(SOON).name()).isEqualTo("snapshot");
 			// The listening connection's last statement is its LISTEN, or its ping after
-			// a
-			// quiet spell of 10 s.
+			// a quiet spell of 10 s.
 			int killed = jdbc.sql(
 					"SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' OR query = 'SELECT 1'")
 				.query(Integer.class)
@@ -342,8 +341,7 @@ class TwoNodesWatchTest {
 					last = Long.parseLong(event.id());
 				}
 				// Now the slow watcher reads: it ends at the same state, through a
-				// snapshot
-				// that replaced the backlog it could not take.
+				// snapshot that replaced the backlog it could not take.
 				slow.setSoTimeout(10_000);
 				List<String> events = typesUntil(slow, Long.toString(last));
 				assertThat(events).contains("snapshot");

@@ -50,7 +50,7 @@ class WatcherCapTest {
 		return new WatchSettings(Duration.ofSeconds(15), Duration.ofMinutes(10), Duration.ofMinutes(1),
 				Duration.ofHours(1), maxWatchers, maxTokenless, 1000, 1000, Duration.ofSeconds(30), 1024,
 				Duration.ofSeconds(2), Duration.ofMinutes(2), Duration.ofSeconds(60), Duration.ofSeconds(300),
-				Duration.ofSeconds(60), Duration.ofSeconds(1));
+				Duration.ofSeconds(60), Duration.ofSeconds(1), true);
 	}
 
 }

@@ -31,18 +31,33 @@ class RequestReaderTest {
 			@NotNull(message = "must be an integer from 1 to 9") @Min(value = 1,
 					message = "must be an integer from 1 to 9") @Max(value = 9,
 							message = "must be an integer from 1 to 9") Integer count,
-			@Expectation("must be an integer from 0 to 10000") JsonNode weight, String label,
-			Map<String, String> tags) {
+			@Expectation("must be an integer from 0 to 10000") JsonNode weight, String label, Map<String, String> tags,
+			Level level) {
 	}
+
+	/** A value type valid by construction, bound as an {@link IntegerType}. */
+	record Level(int value) {
+
+		Level {
+			if (value < 1 || value > 5) {
+				throw new IllegalArgumentException("level " + value);
+			}
+		}
+
+	}
+
+	private static final IntegerType<Level> LEVEL = new IntegerType<>(Level.class, 1, 5, 3, Level::new, Level::value);
 
 	private final JsonMapper mapper = strictMapper();
 
-	private final RequestReader reader = new RequestReader(mapper, validator());
+	private final RequestReader reader = new RequestReader(mapper, validator(), List.of(LEVEL));
 
 	private static JsonMapper strictMapper() {
 		JsonMapper.Builder builder = JsonMapper.builder();
-		JsonMapperBuilderCustomizer customizer = new StrictJson().strictJsonMapper();
-		customizer.customize(builder);
+		for (JsonMapperBuilderCustomizer customizer : List.of(new StrictJson().strictJsonMapper(),
+				new IntegerTypes().integerTypesAsJson(List.of(LEVEL)))) {
+			customizer.customize(builder);
+		}
 		return builder.build();
 	}
 
@@ -101,6 +116,50 @@ class RequestReaderTest {
 	}
 
 	@Test
+	void bindsAnIntegerTypeInRangeAndRefusesAnythingElseInItsOwnWords() {
+		assertThat(reader.read(mapper.readTree("{\"count\":1,\"level\":5}"), Sample.class).level())
+			.isEqualTo(new Level(5));
+		assertThat(refusal("{\"count\":1,\"level\":6}"))
+			.isEqualTo(new FieldError("/level", "level must be an integer from 1 to 5; got the number 6"));
+		assertThat(refusal("{\"count\":1,\"level\":\"3\"}"))
+			.isEqualTo(new FieldError("/level", "level must be an integer from 1 to 5; got the string \"3\""));
+		assertThat(refusal("{\"count\":1,\"level\":3.0}"))
+			.isEqualTo(new FieldError("/level", "level must be an integer from 1 to 5; got the number 3.0"));
+		assertThat(refusal("{\"count\":1,\"level\":4294967297}"))
+			.isEqualTo(new FieldError("/level", "level must be an integer from 1 to 5; got the number 4294967297"));
+		assertThat(refusal("{\"count\":1,\"level\":null}"))
+			.isEqualTo(new FieldError("/level", "level must be an integer from 1 to 5; got null"));
+	}
+
+	/**
+	 * A member its type refuses does not hide the others: the answer names every bad
+	 * member, as it does when only constraints refuse them.
+	 */
+	@Test
+	void namesEveryBadMemberWhetherItsTypeOrAConstraintRefusesIt() {
+		InvalidRequestException refused = (InvalidRequestException) org.assertj.core.api.Assertions
+			.catchThrowable(() -> reader
+				.read(mapper.readTree("{\"level\":0,\"label\":5,\"count\":10,\"tags\":{\"a\":1}}"), Sample.class));
+
+		assertThat(refused.errors()).containsExactly(
+				new FieldError("/count", "count must be an integer from 1 to 9; got the number 10"),
+				new FieldError("/label", "label must be a string; got the number 5"),
+				new FieldError("/level", "level must be an integer from 1 to 5; got the number 0"),
+				new FieldError("/tags/a", "tags values must be strings; got the number 1"));
+	}
+
+	@Test
+	void aBodyOfManyUnknownMembersIsBoundAtMostOncePerComponent() {
+		String members = String.join(",",
+				java.util.stream.IntStream.range(0, 500).mapToObj(i -> "\"u" + i + "\":" + i).toList());
+		InvalidRequestException refused = (InvalidRequestException) org.assertj.core.api.Assertions
+			.catchThrowable(() -> reader.read(mapper.readTree("{" + members + "}"), Sample.class));
+
+		assertThat(refused.errors()).hasSizeLessThanOrEqualTo(Sample.class.getRecordComponents().length + 1)
+			.allSatisfy(error -> assertThat(error.detail()).startsWith("unknown field"));
+	}
+
+	@Test
 	void refusesUnknownFieldsListingTheKnownOnes() {
 		FieldError error = refusal("{\"count\":1,\"cuont\":2}");
 
@@ -152,7 +211,7 @@ class RequestReaderTest {
 		assertThat(reader.readValid("{\"count\":3,\"label\":null}".getBytes(StandardCharsets.UTF_8), Sample.class))
 			.isEmpty();
 		assertThat(reader.readValid("{\"count\":3,\"label\":\"x\"}".getBytes(StandardCharsets.UTF_8), Sample.class))
-			.contains(new Sample(3, null, "x", null));
+			.contains(new Sample(3, null, "x", null, null));
 	}
 
 	/**
@@ -165,7 +224,8 @@ class RequestReaderTest {
 				"\"weight\":\"7\"", "\"weight\":100.0", "\"weight\":null", "\"weight\":[1]", "\"weight\":{}",
 				"\"weight\":-1", "\"label\":\"x\"", "\"label\":\"nullable\"", "\"label\":5", "\"label\":\"\"",
 				"\"label\":[]", "\"tags\":{\"a\":\"b\"}", "\"tags\":{\"a\":1}", "\"tags\":{\"a\":null}", "\"tags\":[]",
-				"\"tags\":{}", "\"other\":1", "\"Count\":3"));
+				"\"tags\":{}", "\"other\":1", "\"Count\":3", "\"level\":1", "\"level\":5", "\"level\":0",
+				"\"level\":\"2\"", "\"level\":2.0", "\"level\":4294967297"));
 		Gen<String> objects = lists().of(member)
 			.ofSizeBetween(0, 5)
 			.map(members -> "{" + String.join(",", members) + "}");

@@ -363,8 +363,7 @@ class GuardSequencesTest {
 					}
 				}
 				// Each instance in the scope before or after the last step, at the larger
-				// of
-				// its two capacities.
+				// of its two capacities.
 				Map<String, Long> capacities = new LinkedHashMap<>();
 				for (Map<String, Instance> side : List.of(previous, instances)) {
 					side.values()

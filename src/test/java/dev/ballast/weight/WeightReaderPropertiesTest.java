@@ -60,6 +60,8 @@ class WeightReaderPropertiesTest {
 	// pattern.
 	private static final Pattern SPACED_CANONICAL_INTEGER = Pattern.compile("^ *(0|[1-9][0-9]*) *$");
 
+	private static final Pattern UNSPACED_CANONICAL_INTEGER = Pattern.compile("^(0|[1-9][0-9]*)$");
+
 	private static final int TRIES = 3000;
 
 	@Test
@@ -140,6 +142,53 @@ class WeightReaderPropertiesTest {
 			assertThat(detail.length()).isLessThanOrEqualTo(RULE.length() + 260 + STRICT_HINT.length() + 6);
 			assertThat(detail.chars()).noneMatch(Character::isISOControl);
 		}
+	}
+
+	/**
+	 * Consul's {@code Weights.Passing}: exactly what STRICT accepts, and no refusal
+	 * mentions a service's policy, which does not decide it.
+	 */
+	@Test
+	void anIntegerReadingAcceptsExactlyIntegralNodesInRange() {
+		qt(TRIES).forAll(jsonValues()).checkAssert(node -> {
+			WeightReading reading = WeightReader.readInteger("Weights.Passing", node);
+
+			Optional<Integer> expected = integralWeight(node);
+			if (expected.isPresent()) {
+				assertThat(reading).isEqualTo(new Exact(Weight.of(expected.get())));
+			}
+			else {
+				assertThat(reading).isEqualTo(new Refused(
+						"Weights.Passing must be an integer from 0 to 10000; got " + ReceivedValue.describe(node)));
+			}
+		});
+	}
+
+	/**
+	 * Consul's {@code Meta.weight}: only the one spelling of each weight, without the
+	 * spaces NORMALIZE forgives.
+	 */
+	@Test
+	void aCanonicalTextReadingAcceptsExactlyOneSpellingOfEachWeight() {
+		qt(TRIES).forAll(strings()).checkAssert(node -> {
+			String text = node.stringValue();
+			WeightReading reading = WeightReader.readCanonicalText("Meta.weight", text);
+
+			Optional<Integer> expected = UNSPACED_CANONICAL_INTEGER.matcher(text).matches()
+					? weightOf(new BigInteger(text)) : Optional.empty();
+			if (expected.isPresent()) {
+				assertThat(reading).isEqualTo(new Exact(Weight.of(expected.get())));
+				assertThat(String.valueOf(expected.get())).isEqualTo(text);
+			}
+			else {
+				assertThat(reading)
+					.isEqualTo(new Refused("Meta.weight must be a canonical decimal from \"0\" to \"10000\"; got "
+							+ ReceivedValue.describe(node)));
+			}
+		});
+		IntStream.rangeClosed(0, 10_000)
+			.forEach(value -> assertThat(WeightReader.readCanonicalText("Meta.weight", String.valueOf(value)))
+				.isEqualTo(new Exact(Weight.of(value))));
 	}
 
 	/** Exhaustive: all 10,001 weights. */

@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

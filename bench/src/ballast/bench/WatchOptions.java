@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.net.URI;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
@@ -32,7 +34,7 @@ record WatchOptions(URI url, URI writeUrl, int watchers, int rate, int warmupSec
 	}
 
 	static final String USAGE = """
-			usage: java bench/WatchLatency.java [options]
+			usage: java bench/src/ballast/bench/WatchLatency.java [options]
 			  --url URL            Ballast base URL the watchers connect to (default http://127.0.0.1:8080)
 			  --write-url URL      node the registrations and weight changes go to (default: --url);
 			                       another node of the same database measures cross-node delivery

@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;

@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;

@@ -1,3 +1,5 @@
+package ballast.bench;
+
 /** One weight change; written by the writer thread, read after it finished. */
 final class WeightWrite {
 

@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;

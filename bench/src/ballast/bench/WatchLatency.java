@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -26,7 +28,7 @@ import java.util.regex.Pattern;
  * (watcher, change) pair, how long after the write the watcher had the event.
  *
  * <p>
- * Run with {@code java bench/WatchLatency.java --help}. Only the JDK is used. With
+ * Run with {@code java bench/src/ballast/bench/WatchLatency.java --help}. Only the JDK is used. With
  * {@code --server-pid} (a JVM on this machine) it also measures the server's heap per
  * open stream after a full GC, and its CPU and RSS during the measured window.
  *
@@ -130,6 +132,20 @@ public class WatchLatency {
 				System.err.println("error: PUT " + uri + " answered " + response.statusCode() + ": " + response.body());
 				System.exit(1);
 			}
+		}
+		// The writer lowers weights at will, which the guard would refuse once its budget
+		// is used: the budget is opened (the guard still runs on every write), since this
+		// benchmark measures delivery, not the guard.
+		URI service = URI.create(options.writeUrl() + "/v1/services/" + options.service());
+		HttpResponse<String> opened = http.send(HttpRequest.newBuilder(service)
+			.timeout(Duration.ofSeconds(10))
+			.header("Content-Type", "application/json")
+			.header("Authorization", options.authorization())
+			.method("PATCH", HttpRequest.BodyPublishers.ofString("{\"maxUnroutable\":\"100%\"}"))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		if (opened.statusCode() != 200) {
+			System.err.println("error: PATCH " + service + " answered " + opened.statusCode() + ": " + opened.body());
+			System.exit(1);
 		}
 	}
 

@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +29,7 @@ abstract class Peer {
 		};
 	}
 
-	/** Instance k of the heartbeat population (the same naming as bench/Populate.java). */
+	/** Instance k of the heartbeat population (the same naming as bench/src/ballast/bench/Populate.java). */
 	abstract void register(Http1 http, int k, int groups, int ttlSeconds) throws IOException;
 
 	/** Renews instance k's lease; a message when the answer is not a renewal. */

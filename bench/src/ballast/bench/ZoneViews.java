@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -43,7 +45,7 @@ import java.util.regex.Pattern;
  * Every watcher must receive what it is owed: a flat stream every revision once and in
  * order, a zone stream a view at or after each change of its zone, and never more views
  * than its zone had changes. Exit status 0 when every phase held that, 1 otherwise, 2 on
- * bad arguments. Run with {@code java bench/ZoneViews.java --help}; {@code bench/zones.sh}
+ * bad arguments. Run with {@code java bench/src/ballast/bench/ZoneViews.java --help}; {@code bench/zones.sh}
  * starts a node and runs it.
  */
 public final class ZoneViews {

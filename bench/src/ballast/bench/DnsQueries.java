@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.io.ByteArrayOutputStream;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -17,7 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
  * (utime + stime of the given processes from /proc, which load on the machine does not
  * inflate the way it does latency).
  *
- * java bench/DnsQueries.java --port 5353 --name _bench-0._tcp.service.ballast --expect 100 --pids 1234
+ * java bench/src/ballast/bench/DnsQueries.java --port 5353 --name _bench-0._tcp.service.ballast --expect 100 --pids 1234
  */
 public class DnsQueries {
 
@@ -30,7 +32,7 @@ public class DnsQueries {
 		BenchArgs options = BenchArgs.parse(args, 0,
 				BenchArgs.defaults("--port", "5353", "--name", "_bench-0._tcp.service.ballast", "--expect", "100",
 						"--clients", "4", "--warmup", "5", "--seconds", "10", "--pids", ""),
-				"usage: java bench/DnsQueries.java [options]");
+				"usage: java bench/src/ballast/bench/DnsQueries.java [options]");
 		int port = options.positive("--port");
 		byte[] name = options.get("--name").getBytes(StandardCharsets.US_ASCII);
 		int expect = options.nonNegative("--expect");

@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;

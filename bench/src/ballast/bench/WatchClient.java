@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

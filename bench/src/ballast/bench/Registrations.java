@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,7 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * lease renewal.
  *
  * <p>
- * Run with {@code java bench/Registrations.java --help}. Only the JDK is used.
+ * Run with {@code java bench/src/ballast/bench/Registrations.java --help}. Only the JDK is used.
  *
  * <p>
  * Exit status: 0 when every request succeeded and the final check matched, 1 when a
@@ -54,7 +56,7 @@ public class Registrations {
 		}
 
 		static final String USAGE = """
-				usage: java bench/Registrations.java [options]
+				usage: java bench/src/ballast/bench/Registrations.java [options]
 				  --url URL                    Ballast base URL (default http://127.0.0.1:8080)
 				  --clients N                  concurrent clients, one connection each (default 8)
 				  --warmup S                   seconds of unmeasured load first (default 5)

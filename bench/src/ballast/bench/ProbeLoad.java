@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -39,7 +41,7 @@ import java.util.regex.Pattern;
  * clients, and in B the probes per second and the
  * lateness p99 and max ({@code ballast_checks_lateness_seconds}).
  *
- * BALLAST_TOKEN=... java bench/ProbeLoad.java --url http://127.0.0.1:18095 --pid 1234
+ * BALLAST_TOKEN=... java bench/src/ballast/bench/ProbeLoad.java --url http://127.0.0.1:18095 --pid 1234
  */
 public class ProbeLoad {
 
@@ -52,7 +54,7 @@ public class ProbeLoad {
 		BenchArgs options = BenchArgs.parse(args, 0,
 				BenchArgs.defaults("--url", "http://127.0.0.1:18095", "--pid", "0", "--instances", "10000", "--services",
 						"100", "--rounds", "2", "--idle-seconds", "10", "--load-seconds", "15", "--clients", "16"),
-				"usage: BALLAST_TOKEN=... java bench/ProbeLoad.java [options]");
+				"usage: BALLAST_TOKEN=... java bench/src/ballast/bench/ProbeLoad.java [options]");
 		String url = options.url("--url").toString();
 		long pid = Long.parseLong(options.get("--pid"));
 		int instances = options.positive("--instances");

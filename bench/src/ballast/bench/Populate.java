@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Registers many instances for the heartbeat benchmark: instance i-K of service bench-(K % S),
  * which is the naming bench/heartbeat.lua renews.
  *
- * BALLAST_TOKEN=... java bench/Populate.java --url http://127.0.0.1:18090 --instances 100000 --services 100 --clients 16
+ * BALLAST_TOKEN=... java bench/src/ballast/bench/Populate.java --url http://127.0.0.1:18090 --instances 100000 --services 100 --clients 16
  *
  * BALLAST_TOKEN (environment rather than an option, which ps would show) is the bearer
  * token sent with every registration: registrant for bench-*, operator or admin.
@@ -22,7 +24,7 @@ public class Populate {
 	public static void main(String[] args) throws Exception {
 		BenchArgs options = BenchArgs.parse(args, 0, BenchArgs.defaults("--url", "http://127.0.0.1:8080", "--instances",
 				"100000", "--services", "100", "--clients", "16", "--ttl", "300"),
-				"usage: BALLAST_TOKEN=... java bench/Populate.java [options]");
+				"usage: BALLAST_TOKEN=... java bench/src/ballast/bench/Populate.java [options]");
 		String url = options.url("--url").toString();
 		int instances = options.positive("--instances");
 		int services = options.positive("--services");

@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;

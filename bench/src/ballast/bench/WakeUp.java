@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -10,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
  * needs the other core; or it parks at once, so the woken thread may take its core.
  *
  * <pre>
- * java bench/WakeUp.java [--samples 400] [--rounds 3]
+ * java bench/src/ballast/bench/WakeUp.java [--samples 400] [--rounds 3]
  * </pre>
  */
 final class WakeUp {

@@ -1,3 +1,5 @@
+package ballast.bench;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
