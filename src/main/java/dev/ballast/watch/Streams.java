@@ -221,8 +221,7 @@ class Streams implements SmartLifecycle {
 			Map<ServiceFeed, List<Change>> next = new LinkedHashMap<>();
 			for (Change change : changes) {
 				ServiceFeed feed = feeds.get(change.service());
-				if (feed != null && change.position().history() == feed.position().history()
-						&& feed.apply(change)) {
+				if (feed != null && change.position().history() == feed.position().history() && feed.apply(change)) {
 					next.computeIfAbsent(feed, f -> new ArrayList<>()).add(change);
 				}
 			}
