@@ -14,6 +14,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import dev.ballast.database.Synchronizations;
+import dev.ballast.database.ThisNode;
 import dev.ballast.instance.Health;
 import dev.ballast.instance.InstanceChanged;
 import dev.ballast.instance.Changed;
@@ -79,11 +80,14 @@ class Heartbeats implements Changed {
 
 	private final Counter beats;
 
+	private final String node;
+
 	/** A committed transaction's changes, into the cache. */
 	private final Consumer<List<InstanceChanged>> cacheAll = changes -> changes.forEach(this::cache);
 
-	Heartbeats(LeaseStore store, LeaseRevival revival, Clock clock, MeterRegistry meters) {
+	Heartbeats(LeaseStore store, LeaseRevival revival, Clock clock, MeterRegistry meters, ThisNode node) {
 		this.store = store;
+		this.node = node.id();
 		this.revival = revival;
 		this.clock = clock;
 		this.flushFailures = Counter.builder("ballast.lease.flush.failures")
@@ -177,7 +181,13 @@ class Heartbeats implements Changed {
 		}
 	}
 
+	/**
+	 * Writes the renewals, then says through when this node has written them (see
+	 * {@link LeaseSweeper}): read before the buffer is, so every renewal absorbed before
+	 * it is among those written.
+	 */
 	private boolean write() {
+		Instant through = clock.instant();
 		List<Map.Entry<InstanceKey, Instant>> absorbed = List.copyOf(pending.entrySet());
 		for (int from = 0; from < absorbed.size(); from += FLUSH_BATCH) {
 			List<Map.Entry<InstanceKey, Instant>> slice = absorbed.subList(from,
@@ -188,7 +198,15 @@ class Heartbeats implements Changed {
 				return false;
 			}
 		}
-		return true;
+		try {
+			store.wrote(node, through);
+			return true;
+		}
+		catch (DataAccessException ex) {
+			flushFailures.increment();
+			log.warn("Could not record that this node's lease renewals are written: {}", ex.getMessage());
+			return false;
+		}
 	}
 
 	private boolean write(Map<InstanceKey, Instant> batch) {
@@ -235,12 +253,20 @@ class Heartbeats implements Changed {
 	}
 
 	/**
-	 * A node that stops cleanly writes what it absorbed; only a killed node loses a
-	 * batch.
+	 * A node that stops cleanly writes what it absorbed, and then no longer holds back
+	 * expiries as a silent node; only a killed node loses a batch.
 	 */
 	@PreDestroy
 	void flushOnShutdown() {
-		flush();
+		if (!flush()) {
+			return;
+		}
+		try {
+			store.left(node);
+		}
+		catch (DataAccessException ex) {
+			log.warn("Could not say that this node stops writing lease renewals: {}", ex.getMessage());
+		}
 	}
 
 	/** Keeps the cache exact for changes made on this node, once they commit. */

@@ -20,10 +20,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param removeAfter how long an ejected instance stays listed after its lease ran out;
  * {@code null} means three times its TTL
  * @param scheduled whether this node runs the flush and sweep timers (tests drive them)
+ * @param silentNodeGrace how long a node that stopped writing its absorbed heartbeats
+ * (cut off from the database, or paused) holds back expiries: leases are judged no later
+ * than the moment it last wrote them, so a renewal only it holds never causes an expiry
+ * elsewhere; after this long it counts as gone, as a killed node does
  */
 @ConfigurationProperties("ballast.lease")
 record LeaseSettings(@DefaultValue("1s") Duration flushInterval, @DefaultValue("5s") Duration sweepInterval,
-		@DefaultValue("2s") Duration pauseTolerance, Duration removeAfter, @DefaultValue("true") boolean scheduled) {
+		@DefaultValue("2s") Duration pauseTolerance, Duration removeAfter, @DefaultValue("true") boolean scheduled,
+		@DefaultValue("30s") Duration silentNodeGrace) {
 
 	/**
 	 * Renewals reach the database up to one flush interval late (two, if a flush was

@@ -166,4 +166,34 @@ class LeaseStore {
 				 ORDER BY service""").param(Timestamp.from(judgedAt)).query(String.class).list();
 	}
 
+	/**
+	 * Says that {@code node} has written every renewal it absorbed before
+	 * {@code through}.
+	 */
+	void wrote(String node, Instant through) {
+		jdbc.sql("""
+				INSERT INTO lease_writer (node, renewals_through) VALUES (?, ?)
+				ON CONFLICT (node) DO UPDATE
+				  SET renewals_through = greatest(lease_writer.renewals_through, EXCLUDED.renewals_through)""")
+			.params(node, Timestamp.from(through))
+			.update();
+	}
+
+	/** {@code node} stops cleanly, having written all it absorbed. */
+	void left(String node) {
+		jdbc.sql("DELETE FROM lease_writer WHERE node = ?").param(node).update();
+	}
+
+	/**
+	 * The earliest moment through which a node silent since {@code behind} but not since
+	 * {@code gone} wrote its renewals; nodes silent since {@code gone} are forgotten.
+	 */
+	Optional<Instant> silentWritersThrough(Instant behind, Instant gone) {
+		jdbc.sql("DELETE FROM lease_writer WHERE renewals_through < ?").param(Timestamp.from(gone)).update();
+		return jdbc.sql("SELECT min(renewals_through) FROM lease_writer WHERE renewals_through < ?")
+			.param(Timestamp.from(behind))
+			.query((rs, row) -> Optional.ofNullable(rs.getTimestamp(1)).map(Timestamp::toInstant))
+			.single();
+	}
+
 }

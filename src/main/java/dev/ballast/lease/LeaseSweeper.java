@@ -38,7 +38,10 @@ import org.springframework.transaction.annotation.Transactional;
  * nothing. Before judging, it extends leases by any time the registry was not watching
  * ({@link SweepTick}, committed on its own under that lock); it judges as of
  * {@link LeaseSettings#flushAllowance()} ago, so renewals still buffered on some node
- * count; and it ejects within the {@link EjectionCap}.
+ * count, and no later than the moment through which a node that went silent wrote its
+ * renewals ({@link LeaseSettings#silentNodeGrace()}): a node cut off from the database
+ * while its clients reach it answers heartbeats nobody else sees; and it ejects within
+ * the {@link EjectionCap}.
  */
 @Component
 class LeaseSweeper {
@@ -80,7 +83,11 @@ class LeaseSweeper {
 		}
 		Instant now = clock.instant();
 		Duration outage = tick.record(now);
-		Instant judgedAt = now.minus(settings.flushAllowance());
+		Instant judgedAt = store
+			.silentWritersThrough(now.minus(settings.flushAllowance()), now.minus(settings.silentNodeGrace()))
+			.filter(through -> through.isBefore(now))
+			.orElse(now)
+			.minus(settings.flushAllowance());
 		Sweep sweep = new Sweep(true, outage, 0, 0, 0, 0);
 		Set<String> services = new LinkedHashSet<>(store.servicesToSweep(judgedAt));
 		held.forEach((service, count) -> {

@@ -1,9 +1,8 @@
 package dev.ballast.probe;
 
-import java.lang.management.ManagementFactory;
 import java.util.List;
-import java.util.UUID;
 
+import dev.ballast.database.ThisNode;
 import dev.ballast.instance.CheckSettings;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -22,11 +21,12 @@ class ProberMembership {
 	private final CheckSettings settings;
 
 	/** This process: a restarted node is a new member, whose checks start afresh. */
-	private final String node = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID();
+	private final String node;
 
-	ProberMembership(JdbcClient jdbc, CheckSettings settings) {
+	ProberMembership(JdbcClient jdbc, CheckSettings settings, ThisNode node) {
 		this.jdbc = jdbc;
 		this.settings = settings;
+		this.node = node.id();
 	}
 
 	String node() {

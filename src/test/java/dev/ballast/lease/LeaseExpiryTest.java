@@ -431,6 +431,36 @@ class LeaseExpiryTest {
 		assertThat(instance("a").get("health").asString()).isEqualTo("PASSING");
 	}
 
+	/**
+	 * A node cut off from the database while its clients still reach it answers
+	 * heartbeats that no other node sees: leases are judged no later than the moment
+	 * through which it last wrote its renewals, until the silent-node grace (30 s) has
+	 * passed since then, when it counts as gone.
+	 */
+	@Test
+	void aSilentNodeHoldsBackExpiriesUntilItsGraceRunsOut() {
+		register("a", 100);
+		register("b", 100);
+		Instant expiresAt = registeredAt.plusSeconds(30);
+		keepAlive("b", expiresAt.plusSeconds(40));
+		Instant silentSince = registeredAt.plusSeconds(10);
+		jdbc.sql("INSERT INTO lease_writer (node, renewals_through) VALUES (?, ?)")
+			.params("silent " + service, Timestamp.from(silentSince))
+			.update();
+
+		tickAt(expiresAt.plus(ALLOWANCE).plusMillis(1));
+		String whileSilent = instance("a").get("health").asString();
+		tickAt(silentSince.plusSeconds(30).minusMillis(1));
+		String atTheGrace = instance("a").get("health").asString();
+		tickAt(silentSince.plusSeconds(30).plusMillis(1));
+
+		assertThat(whileSilent).as("a lease that ran out after the silent node's last write").isEqualTo("PASSING");
+		assertThat(atTheGrace).isEqualTo("PASSING");
+		assertThat(instance("a").get("health").asString()).as("once the silent node counts as gone")
+			.isEqualTo("CRITICAL");
+		assertThat(instance("b").get("health").asString()).isEqualTo("PASSING");
+	}
+
 	@Test
 	void aSecondNodeDoesNotSweepWhileAnotherHoldsTheSweep() throws Exception {
 		register("a", 100);
