@@ -614,7 +614,11 @@ final class CompareWatch {
 				if (k == length || length == Watcher.LINE_PREFIX) {
 					return "an id that is empty or too long";
 				}
-				for (; k < length; k++) {
+				for (int start = k; k < length; k++) {
+					if (l[k] == '@' && k > start) {
+						// After a failover, "<revision>@<history>": the revision is what counts.
+						break;
+					}
 					int digit = l[k] - '0';
 					if (digit < 0 || digit > 9) {
 						return "a non-numeric id: " + new String(l, 0, length, StandardCharsets.UTF_8);

@@ -150,6 +150,10 @@ final class Watch extends WatchStream {
 				return "an empty id";
 			}
 			for (int k = at; k < length; k++) {
+				if (l[k] == '@' && k > at) {
+					// After a failover, "<revision>@<history>": the revision is what counts.
+					break;
+				}
 				int digit = l[k] - '0';
 				if (digit < 0 || digit > 9) {
 					return "a non-numeric id on a single-service stream: "
