@@ -135,6 +135,9 @@ public class Compare {
 		int[][] acked = new int[clients][perClient];
 		int[] cursor = new int[clients];
 		AtomicInteger weights = new AtomicInteger();
+		try (Http1 http = new Http1(peer.base)) {
+			peer.prepareWrites(http, tag);
+		}
 		Load load = closedLoop(clients, options.nonNegative("--warmup"), options.positive("--seconds"), peer.base, pids,
 				(client, http) -> {
 					int k = cursor[client]++ % perClient;

@@ -35,6 +35,10 @@ abstract class Peer {
 	/** Renews instance k's lease; a message when the answer is not a renewal. */
 	abstract String renew(Http1 http, int k, int groups) throws IOException;
 
+	/** Readies the store for the writes of {@code tag}, before they are timed. */
+	void prepareWrites(Http1 http, String tag) throws IOException {
+	}
+
 	/** A durable write of weight to key (tag, client, k): null when acknowledged, else why not. */
 	abstract String write(Http1 http, String tag, int client, int k, int weight) throws IOException;
 
@@ -78,6 +82,30 @@ abstract class Peer {
 			Http1.Response response = http.exchange("POST",
 					"/v1/services/bench-%d/instances/i-%d/heartbeat".formatted(k % groups, k), headers, null);
 			return response.status() == 200 ? null : response.status() + " " + response.body();
+		}
+
+		/**
+		 * Every write gives an instance a new weight, often far lower than its last, which
+		 * the guard refuses once the service's unroutable budget is used up: the budget is
+		 * opened (the guard still runs on every write), since this figure measures durable
+		 * writes, not the guard.
+		 */
+		@Override
+		void prepareWrites(Http1 http, String tag) throws IOException {
+			for (int service = 0; service < 4; service++) {
+				// The service exists once it has an instance: client 0's instance k lands in
+				// service k % 4, and the load writes it again.
+				String failure = write(http, tag, 0, service, 10_000);
+				if (failure != null) {
+					throw new IOException("first instance of reg-" + tag + "-" + service + ": " + failure);
+				}
+				Http1.Response opened = http.exchange("PATCH", "/v1/services/reg-%s-%d".formatted(tag, service),
+						headers + "Content-Type: application/json\r\n", "{\"maxUnroutable\":\"100%\"}");
+				if (opened.status() != 200) {
+					throw new IOException("budget of reg-" + tag + "-" + service + ": " + opened.status() + " "
+							+ opened.body());
+				}
+			}
 		}
 
 		@Override
