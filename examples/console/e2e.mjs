@@ -431,6 +431,8 @@ try {
   await shot('19', 'token-secret');
   await page.getByRole('button', { name: 'I have copied it' }).click();
   await dialog.waitFor({ state: 'hidden' });
+  // The dialog's content is dropped by its close event, a task queued after it closes.
+  await secretField.waitFor({ state: 'detached', timeout: 5000 }).catch(() => {});
   check(!(await page.content()).includes(secret), 'the secret is gone from the page once the dialog closed');
   const created = page.locator('table.tokens tr', { hasText: 'e2e edge reader' });
   await created.waitFor();
