@@ -105,6 +105,9 @@ class EmbeddedDatabase {
 
 		private Path dataDir;
 
+		/** Whether a start was begun: the build's bean generation begins none. */
+		private volatile boolean begun;
+
 		@Override
 		public void setEnvironment(Environment environment) {
 			if (!new NoDatasourceConfigured().matches(environment)) {
@@ -126,6 +129,7 @@ class EmbeddedDatabase {
 				// The build generating bean definitions (process-aot): nothing runs.
 				return;
 			}
+			begun = true;
 			Thread.ofPlatform().name("ballast-embedded-postgres").daemon().start(() -> {
 				try {
 					server.complete(start(dataDir));
@@ -163,6 +167,11 @@ class EmbeddedDatabase {
 		 */
 		@Override
 		public void destroy() throws IOException {
+			if (!begun) {
+				// Else process-aot waited out the whole bound (2 min) for a start never
+				// begun.
+				return;
+			}
 			EmbeddedPostgres started;
 			try {
 				started = server.get(STARTUP_WAIT.plusSeconds(60).toSeconds(), TimeUnit.SECONDS);
