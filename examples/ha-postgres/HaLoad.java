@@ -1,3 +1,6 @@
+// In the benchmarks' package, for their HTTP/1.1 client (bench/src/ballast/bench/Http1.java).
+package ballast.bench;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -47,8 +50,8 @@ import java.util.stream.Collectors;
  * have had a snapshot and end in the registry's state); {@code quit}.
  * It prints {@code READY} once everything runs. Every wait is bounded.
  *
- * javac -d classes bench/Http1.java examples/ha-postgres/HaLoad.java
- * java -cp classes HaLoad --nodes http://127.0.0.1:8081,... --token-file F [--rate 20]
+ * javac -d classes bench/src/ballast/bench/Http1.java examples/ha-postgres/HaLoad.java
+ * java -cp classes ballast.bench.HaLoad --nodes http://127.0.0.1:8081,... --token-file F [--rate 20]
  * [--ttl 10] [--beat 3] [--watchers 100] [--instances 2000]
  */
 public class HaLoad {

@@ -230,10 +230,10 @@ wait_for "$health_timeout" node_up 1 || fail "node 1 not healthy within ${health
 wait_for "$health_timeout" node_up 2 || fail "node 2 not healthy within ${health_timeout}s"
 
 step "the load: 2,000 heartbeating instances, registrations at 20/s, 100 watchers"
-javac -d "$work/classes" bench/Http1.java "$here/HaLoad.java"
+javac -d "$work/classes" bench/src/ballast/bench/Http1.java "$here/HaLoad.java"
 mkfifo "$work/control"
 nodes_list="http://127.0.0.1:$node_0,http://127.0.0.1:$node_1,http://127.0.0.1:$node_2"
-java -Xmx512m -cp "$work/classes" HaLoad --nodes "$nodes_list" --token-file "$work/token" --rate 20 --ttl 15 \
+java -Xmx512m -cp "$work/classes" ballast.bench.HaLoad --nodes "$nodes_list" --token-file "$work/token" --rate 20 --ttl 15 \
 	--beat 5 --watchers 100 --instances 2000 <"$work/control" >"$work/load.log" 2>&1 &
 load_pid=$!
 exec 7>"$work/control"
