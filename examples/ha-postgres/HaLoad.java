@@ -1,4 +1,4 @@
-// In the benchmarks' package, for their HTTP/1.1 client (bench/src/ballast/bench/Http1.java).
+// In the benchmarks' package, for their HTTP/1.1 client and JSON reader (bench/src/ballast/bench).
 package ballast.bench;
 
 import java.io.BufferedReader;
@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
+
+import ballast.bench.Registrations.Json;
 
 /**
  * The load and the checker of examples/ha-postgres/e2e.sh, in one program so that what it
@@ -50,7 +52,7 @@ import java.util.stream.Collectors;
  * have had a snapshot and end in the registry's state); {@code quit}.
  * It prints {@code READY} once everything runs. Every wait is bounded.
  *
- * javac -d classes bench/src/ballast/bench/Http1.java examples/ha-postgres/HaLoad.java
+ * javac -d classes bench/src/ballast/bench/*.java examples/ha-postgres/HaLoad.java
  * java -cp classes ballast.bench.HaLoad --nodes http://127.0.0.1:8081,... --token-file F [--rate 20]
  * [--ttl 10] [--beat 3] [--watchers 100] [--instances 2000]
  */
@@ -1057,132 +1059,6 @@ public class HaLoad {
 				}
 			}
 			return new int[] { expired, notPassing };
-		}
-
-	}
-
-	// ------------------------------------------------------------------ JSON
-
-	/** Just enough JSON to read the registry's answers: objects, arrays, strings, numbers. */
-	static final class Json {
-
-		private final String text;
-
-		private int at;
-
-		private Json(String text) {
-			this.text = text;
-		}
-
-		static Object parse(String text) {
-			Json json = new Json(text);
-			Object value = json.value();
-			json.space();
-			if (json.at != text.length()) {
-				throw new IllegalArgumentException("trailing text at " + json.at);
-			}
-			return value;
-		}
-
-		private void space() {
-			while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
-				at++;
-			}
-		}
-
-		private Object value() {
-			space();
-			char c = text.charAt(at);
-			switch (c) {
-				case '{' -> {
-					Map<String, Object> object = new LinkedHashMap<>();
-					at++;
-					space();
-					if (text.charAt(at) == '}') {
-						at++;
-						return object;
-					}
-					while (true) {
-						space();
-						String key = string();
-						space();
-						expect(':');
-						object.put(key, value());
-						space();
-						if (text.charAt(at++) == '}') {
-							return object;
-						}
-					}
-				}
-				case '[' -> {
-					List<Object> array = new ArrayList<>();
-					at++;
-					space();
-					if (text.charAt(at) == ']') {
-						at++;
-						return array;
-					}
-					while (true) {
-						array.add(value());
-						space();
-						if (text.charAt(at++) == ']') {
-							return array;
-						}
-					}
-				}
-				case '"' -> {
-					return string();
-				}
-				default -> {
-					int start = at;
-					while (at < text.length() && "{}[],: \t\r\n".indexOf(text.charAt(at)) < 0) {
-						at++;
-					}
-					String word = text.substring(start, at);
-					return switch (word) {
-						case "null" -> null;
-						case "true" -> true;
-						case "false" -> false;
-						default -> word.contains(".") || word.contains("e") || word.contains("E")
-								? (Object) Double.parseDouble(word) : (Object) Long.parseLong(word);
-					};
-				}
-			}
-		}
-
-		private void expect(char c) {
-			if (text.charAt(at++) != c) {
-				throw new IllegalArgumentException("expected " + c + " at " + (at - 1));
-			}
-		}
-
-		private String string() {
-			expect('"');
-			StringBuilder out = new StringBuilder();
-			while (true) {
-				char c = text.charAt(at++);
-				if (c == '"') {
-					return out.toString();
-				}
-				if (c == '\\') {
-					char escaped = text.charAt(at++);
-					switch (escaped) {
-						case 'n' -> out.append('\n');
-						case 't' -> out.append('\t');
-						case 'r' -> out.append('\r');
-						case 'b' -> out.append('\b');
-						case 'f' -> out.append('\f');
-						case 'u' -> {
-							out.append((char) Integer.parseInt(text.substring(at, at + 4), 16));
-							at += 4;
-						}
-						default -> out.append(escaped);
-					}
-				}
-				else {
-					out.append(c);
-				}
-			}
 		}
 
 	}

@@ -230,7 +230,7 @@ wait_for "$health_timeout" node_up 1 || fail "node 1 not healthy within ${health
 wait_for "$health_timeout" node_up 2 || fail "node 2 not healthy within ${health_timeout}s"
 
 step "the load: 2,000 heartbeating instances, registrations at 20/s, 100 watchers"
-javac -d "$work/classes" bench/src/ballast/bench/Http1.java "$here/HaLoad.java"
+javac -d "$work/classes" bench/src/ballast/bench/*.java "$here/HaLoad.java"
 mkfifo "$work/control"
 nodes_list="http://127.0.0.1:$node_0,http://127.0.0.1:$node_1,http://127.0.0.1:$node_2"
 java -Xmx512m -cp "$work/classes" ballast.bench.HaLoad --nodes "$nodes_list" --token-file "$work/token" --rate 20 --ttl 15 \
