@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.ballast.database.CommitBatch;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -31,36 +33,59 @@ public class Checks {
 			interval_ms, timeout_ms, failures_before_critical, success_before_passing, deregister_after_ms,
 			keeps_lease, status, output, status_since""";
 
+	/**
+	 * The instances whose checks a batch replaces: their rows go first, after the batch's
+	 * instance rows (a removed instance's checks go with it).
+	 */
+	private static final CommitBatch.Rows REPLACED = new CommitBatch.Rows(4, """
+			DELETE FROM health_check USING unnest(?::text[], ?::text[]) AS r(service, instance_id)
+			 WHERE health_check.service = r.service AND health_check.instance_id = r.instance_id""", "text", "text");
+
+	/** The checks that replace them. */
+	private static final CommitBatch.Rows INSERTED = new CommitBatch.Rows(5, """
+			INSERT INTO health_check (service, instance_id, position, kind, target, grpc_service, method, headers,
+			                          tls_skip_verify, interval_ms, timeout_ms, failures_before_critical,
+			                          success_before_passing, deregister_after_ms, keeps_lease, status, output,
+			                          status_since)
+			SELECT service, instance_id, position, kind, target, grpc_service, method, headers::text[],
+			       tls_skip_verify, interval_ms, timeout_ms, failures_before_critical, success_before_passing,
+			       deregister_after_ms, keeps_lease, 'passing', '', status_since::timestamptz
+			  FROM unnest(?::text[], ?::text[], ?::int4[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+			              ?::bool[], ?::int4[], ?::int4[], ?::int4[], ?::int4[], ?::int8[], ?::bool[], ?::text[])
+			       AS r(service, instance_id, position, kind, target, grpc_service, method, headers, tls_skip_verify,
+			            interval_ms, timeout_ms, failures_before_critical, success_before_passing,
+			            deregister_after_ms, keeps_lease, status_since)""", "text", "text", "int4", "text", "text",
+			"text", "text", "text", "bool", "int4", "int4", "int4", "int4", "int8", "bool", "text");
+
 	private final JdbcClient jdbc;
 
-	Checks(JdbcClient jdbc) {
+	private final CommitBatch batch;
+
+	Checks(JdbcClient jdbc, CommitBatch batch) {
 		this.jdbc = jdbc;
+		this.batch = batch;
 	}
 
 	/**
-	 * Replaces the instance's checks, in the registration's transaction. They start
+	 * Appends the replacement of an instance's checks to the transaction's
+	 * {@link CommitBatch}: its check rows are removed and the new ones inserted, for
+	 * every instance of the batch in one exchange. The caller appends an instance's
+	 * replacement once per batch ({@link RowAccess#replaceChecks}). The checks start
 	 * passing, as the registration does ({@link Instance#registered}): a registrant that
 	 * registers again says it is ready, and the next probes judge it.
 	 */
-	void replace(ServiceName service, InstanceId id, List<CheckDefinition> definitions, boolean keepsLease,
+	void appendReplace(ServiceName service, InstanceId id, List<CheckDefinition> definitions, boolean keepsLease,
 			Instant now) {
-		jdbc.sql("DELETE FROM health_check WHERE service = ? AND instance_id = ?")
-			.params(service.value(), id.value())
-			.update();
+		batch.append(REPLACED, service.value(), id.value());
 		for (int position = 0; position < definitions.size(); position++) {
 			CheckDefinition definition = definitions.get(position);
-			jdbc.sql("""
-					INSERT INTO health_check (service, instance_id, position, kind, target, grpc_service, method,
-					       headers, tls_skip_verify, interval_ms, timeout_ms, failures_before_critical,
-					       success_before_passing, deregister_after_ms, keeps_lease, status, output, status_since)
-					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'passing', '', ?)""")
-				.params(service.value(), id.value(), position, definition.kind().name(), definition.target(),
-						definition.grpcService(), definition.method(), headerLines(definition),
-						definition.tlsSkipVerify(), definition.interval().toMillis(), definition.timeout().toMillis(),
-						definition.failuresBeforeCritical(), definition.successBeforePassing(),
-						definition.deregisterAfter() == null ? null : definition.deregisterAfter().toMillis(),
-						keepsLease, Timestamp.from(now))
-				.update();
+			batch.append(INSERTED, service.value(), id.value(), position, definition.kind().name(), definition.target(),
+					definition.grpcService(), definition.method(), CommitBatch.arrayLiteral(headerLines(definition)),
+					definition.tlsSkipVerify(), (int) definition.interval().toMillis(),
+					(int) definition.timeout().toMillis(), definition.failuresBeforeCritical(),
+					definition.successBeforePassing(),
+					definition.deregisterAfter() == null ? null : definition.deregisterAfter().toMillis(), keepsLease,
+					now.toString());
 		}
 	}
 
@@ -142,12 +167,12 @@ public class Checks {
 			.update() == 1;
 	}
 
-	private static String[] headerLines(CheckDefinition definition) {
+	private static List<String> headerLines(CheckDefinition definition) {
 		return definition.headers()
 			.entrySet()
 			.stream()
 			.flatMap(header -> header.getValue().stream().map(value -> header.getKey() + ": " + value))
-			.toArray(String[]::new);
+			.toList();
 	}
 
 	private static StoredCheck stored(ResultSet rs, int row) throws SQLException {

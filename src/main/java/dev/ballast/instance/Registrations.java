@@ -21,15 +21,12 @@ class Registrations {
 
 	private final Clock clock;
 
-	private final Checks checks;
-
 	private final CheckTargets targets;
 
-	Registrations(WritePath path, WeightFields weights, Clock clock, Checks checks, CheckSettings checkSettings) {
+	Registrations(WritePath path, WeightFields weights, Clock clock, CheckSettings checkSettings) {
 		this.path = path;
 		this.weights = weights;
 		this.clock = clock;
-		this.checks = checks;
 		this.targets = checkSettings.targets();
 	}
 
@@ -91,7 +88,7 @@ class Registrations {
 		Committed committed = locked.changes(Guard.of("re-registering", request.force(), Guard.FORCE_FIELD))
 			.put(existing.orElse(null), candidate)
 			.commit();
-		checks.replace(service, id, definitions, checksKeepLease, clock.instant());
+		path.replaceChecks(service, id, definitions, checksKeepLease);
 		Registration registration = new Registration(InstanceView.of(committed.stored(id)), existing.isEmpty(),
 				normalized);
 		committed.audit(AuditEntry

@@ -1,5 +1,6 @@
 package dev.ballast.instance;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -45,6 +46,13 @@ sealed interface RowAccess permits RowStatements, WriteBehind.Rows {
 
 	/** Removes an instance under its service's next revision; that revision. */
 	long remove(ServiceName service, InstanceId id);
+
+	/**
+	 * Replaces the checks of an instance stored in this transaction
+	 * ({@link Checks#appendReplace}).
+	 */
+	void replaceChecks(ServiceName service, InstanceId id, List<CheckDefinition> definitions, boolean keepsLease,
+			Instant now);
 
 	/**
 	 * Hands out a locked service's next revision for a change of the service row itself

@@ -1,7 +1,10 @@
 package dev.ballast.instance;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+
+import dev.ballast.database.CommitBatch;
 
 import org.springframework.stereotype.Component;
 
@@ -16,9 +19,15 @@ final class RowStatements implements RowAccess {
 
 	private final InstanceStore instances;
 
-	RowStatements(ServiceStore services, InstanceStore instances) {
+	private final Checks checks;
+
+	private final CommitBatch batch;
+
+	RowStatements(ServiceStore services, InstanceStore instances, Checks checks, CommitBatch batch) {
 		this.services = services;
 		this.instances = instances;
+		this.checks = checks;
+		this.batch = batch;
 	}
 
 	@Override
@@ -64,6 +73,13 @@ final class RowStatements implements RowAccess {
 	@Override
 	public long remove(ServiceName service, InstanceId id) {
 		return instances.deleteAtNextRevision(service, id);
+	}
+
+	@Override
+	public void replaceChecks(ServiceName service, InstanceId id, List<CheckDefinition> definitions, boolean keepsLease,
+			Instant now) {
+		checks.appendReplace(service, id, definitions, keepsLease, now);
+		batch.flush();
 	}
 
 	@Override

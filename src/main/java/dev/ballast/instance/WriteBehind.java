@@ -1,10 +1,15 @@
 package dev.ballast.instance;
 
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import dev.ballast.database.CommitBatch;
 
@@ -33,10 +38,13 @@ class WriteBehind {
 
 	private final CommitBatch batch;
 
-	WriteBehind(InstanceStore instances, ServiceStore services, CommitBatch batch) {
+	private final Checks checks;
+
+	WriteBehind(InstanceStore instances, ServiceStore services, CommitBatch batch, Checks checks) {
 		this.instances = instances;
 		this.services = services;
 		this.batch = batch;
+		this.checks = checks;
 	}
 
 	/**
@@ -65,6 +73,10 @@ class WriteBehind {
 	private record Key(ServiceName service, InstanceId id) {
 	}
 
+	/** An instance's checks as a write of the group last replaced them. */
+	private record CheckReplacement(List<CheckDefinition> definitions, boolean keepsLease, Instant now) {
+	}
+
 	/** One transaction's rows. */
 	static final class Rows implements TransactionSynchronization, RowAccess {
 
@@ -74,10 +86,19 @@ class WriteBehind {
 
 		private final Map<Key, Optional<Instance>> read = new HashMap<>();
 
+		/** The services whose every instance is in {@link #read}. */
+		private final Set<ServiceName> allRead = new HashSet<>();
+
 		/** The rows to write, each in its last state (empty: removed). */
 		private final Map<Key, Optional<Instance>> changed = new LinkedHashMap<>();
 
 		private final Map<ServiceName, Long> revisions = new LinkedHashMap<>();
+
+		/**
+		 * The checks to replace, each instance's last replacement: one batch removes an
+		 * instance's check rows once and inserts its new ones once.
+		 */
+		private final Map<Key, CheckReplacement> checks = new LinkedHashMap<>();
 
 		Rows(WriteBehind owner) {
 			this.owner = owner;
@@ -157,12 +178,26 @@ class WriteBehind {
 			return locked;
 		}
 
+		/**
+		 * Read from the database once per transaction and service: after that every
+		 * instance of the service is here, as the transaction's writes left it (they all
+		 * go through these rows), so the group's other guarded writes of the service do
+		 * not read its instances again.
+		 */
 		@Override
 		public List<Instance> lockAll(ServiceName service) {
-			write();
-			List<Instance> locked = owner.instances.lockAll(service);
-			locked.forEach(instance -> locked(service, instance.id(), instance));
-			return locked;
+			if (allRead.add(service)) {
+				write();
+				owner.instances.lockAll(service).forEach(instance -> locked(service, instance.id(), instance));
+			}
+			List<Instance> all = new ArrayList<>();
+			read.forEach((key, instance) -> {
+				if (key.service().equals(service)) {
+					instance.ifPresent(all::add);
+				}
+			});
+			all.sort(Comparator.comparing(instance -> instance.id().value()));
+			return all;
 		}
 
 		@Override
@@ -188,7 +223,15 @@ class WriteBehind {
 			Key key = new Key(service, id);
 			changed.put(key, Optional.empty());
 			read.put(key, Optional.empty());
+			// Its check rows go with it (the foreign key cascades).
+			checks.remove(key);
 			return revision;
+		}
+
+		@Override
+		public void replaceChecks(ServiceName service, InstanceId id, List<CheckDefinition> definitions,
+				boolean keepsLease, Instant now) {
+			checks.put(new Key(service, id), new CheckReplacement(definitions, keepsLease, now));
 		}
 
 		@Override
@@ -234,6 +277,9 @@ class WriteBehind {
 				changed.clear();
 				revisions.clear();
 			}
+			checks.forEach((key, replacement) -> owner.checks.appendReplace(key.service(), key.id(),
+					replacement.definitions(), replacement.keepsLease(), replacement.now()));
+			checks.clear();
 			owner.batch.flush();
 		}
 

@@ -218,6 +218,14 @@ public class WritePath {
 		rows().renew(renewed);
 	}
 
+	/**
+	 * Replaces the checks of an instance this transaction stored; removing the instance
+	 * removes them.
+	 */
+	void replaceChecks(ServiceName service, InstanceId id, List<CheckDefinition> definitions, boolean keepsLease) {
+		rows().replaceChecks(service, id, definitions, keepsLease, clock.instant());
+	}
+
 	/** Removes an instance under a new revision and announces it. */
 	void remove(Instance instance) {
 		long revision = rows().remove(instance.service(), instance.id());

@@ -91,6 +91,59 @@ class GroupCommitTest {
 	}
 
 	/**
+	 * A group writes each instance's checks once, after its instance rows: an instance
+	 * registered twice in one group keeps the checks of its last registration, and one
+	 * registered and removed in the same group leaves none behind.
+	 */
+	@Test
+	void aGroupKeepsTheChecksOfEachInstancesLastRegistrationAndNoneOfARemovedOne() throws Exception {
+		String service = Names.service("group-checks");
+		Api api = Api.on(port);
+		// Probes fail (nothing listens on port 9), but the third failure, the first that
+		// would change a check's row, is two minutes away.
+		String tcp = check("tcp", "127.0.0.1:9");
+		String http = check("http", "http://127.0.0.1:9/ready");
+		try (ExecutorService pool = Executors.newFixedThreadPool(5);
+				HeldCommitter committer = new HeldCommitter(groups, pool)) {
+			Future<Integer> first = committer.queued(() -> withChecks(api, service, 1, tcp), 1);
+			Future<Integer> again = committer.queued(() -> withChecks(api, service, 1, http + "," + tcp), 2);
+			Future<Integer> other = committer.queued(() -> withChecks(api, service, 2, tcp), 3);
+			Future<Integer> removed = committer.queued(() -> api.delete(path(service, 2)).status(), 4);
+			committer.release();
+
+			assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(201);
+			assertThat(again.get(30, TimeUnit.SECONDS)).isEqualTo(200);
+			assertThat(other.get(30, TimeUnit.SECONDS)).isEqualTo(201);
+			assertThat(removed.get(30, TimeUnit.SECONDS)).isEqualTo(204);
+		}
+		assertThat(jdbc
+			.sql("SELECT instance_id || ' ' || position || ' ' || kind || ' ' || target FROM health_check "
+					+ "WHERE service = ? ORDER BY instance_id, position")
+			.param(service)
+			.query(String.class)
+			.list()).containsExactly("i-1 0 HTTP http://127.0.0.1:9/ready", "i-1 1 TCP 127.0.0.1:9");
+		// Written by the transaction that logged the group's changes.
+		assertThat(jdbc.sql("""
+				SELECT count(DISTINCT xmin::text) FROM (
+				    SELECT xmin FROM health_check WHERE service = ?
+				    UNION ALL SELECT xmin FROM change_log WHERE service = ?) AS written""")
+			.params(service, service)
+			.query(Long.class)
+			.single()).isEqualTo(1);
+	}
+
+	private static String check(String kind, String target) {
+		return "{\"%s\":\"%s\",\"intervalSeconds\":60,\"failuresBeforeCritical\":3}".formatted(kind, target);
+	}
+
+	private static int withChecks(Api api, String service, int instance, String checks) {
+		return api
+			.put(path(service, instance),
+					"{\"address\":\"127.0.0.1\",\"port\":9,\"weight\":100,\"checks\":[%s]}".formatted(checks))
+			.status();
+	}
+
+	/**
 	 * A group locks its services in name order; another transaction that holds the second
 	 * and then asks for the first deadlocks with it, and PostgreSQL rolls the group back
 	 * (the other transaction waits ten times longer before it looks for a deadlock, so
