@@ -101,7 +101,10 @@ abstract class Peer {
 				}
 				Http1.Response opened = http.exchange("PATCH", "/v1/services/reg-%s-%d".formatted(tag, service),
 						headers + "Content-Type: application/json\r\n", "{\"maxUnroutable\":\"100%\"}");
-				if (opened.status() != 200) {
+				// A build from before the sequence guard (bench/ab.sh against an old jar)
+				// has no such setting, and no budget that writes like these spend.
+				boolean noSuchBudget = opened.status() == 422 && opened.body().contains("unknown field \"maxUnroutable\"");
+				if (opened.status() != 200 && !noSuchBudget) {
 					throw new IOException("budget of reg-" + tag + "-" + service + ": " + opened.status() + " "
 							+ opened.body());
 				}
