@@ -46,6 +46,9 @@ class GroupCommitTest {
 	JdbcClient jdbc;
 
 	@Autowired
+	Checks checks;
+
+	@Autowired
 	TransactionTemplate transactions;
 
 	@Test
@@ -102,7 +105,9 @@ class GroupCommitTest {
 		// Probes fail (nothing listens on port 9), but the third failure, the first that
 		// would change a check's row, is two minutes away.
 		String tcp = check("tcp", "127.0.0.1:9");
-		String http = check("http", "http://127.0.0.1:9/ready");
+		// A header value with what an array literal must quote: its rows travel as one.
+		String http = check("http", "http://127.0.0.1:9/ready").replace("}",
+				",\"headers\":{\"X-Probe\":[\"a \\\"b\\\", {c} \\\\ d\",\"NULL\"]}}");
 		try (ExecutorService pool = Executors.newFixedThreadPool(5);
 				HeldCommitter committer = new HeldCommitter(groups, pool)) {
 			Future<Integer> first = committer.queued(() -> withChecks(api, service, 1, tcp), 1);
@@ -122,6 +127,8 @@ class GroupCommitTest {
 			.param(service)
 			.query(String.class)
 			.list()).containsExactly("i-1 0 HTTP http://127.0.0.1:9/ready", "i-1 1 TCP 127.0.0.1:9");
+		assertThat(checks.of(ServiceName.of(service), InstanceId.of("i-1")).getFirst().definition().headers())
+			.isEqualTo(Map.of("X-Probe", List.of("a \"b\", {c} \\ d", "NULL")));
 		// Written by the transaction that logged the group's changes.
 		assertThat(jdbc.sql("""
 				SELECT count(DISTINCT xmin::text) FROM (
