@@ -328,7 +328,9 @@ try {
   await shot('13', 'deregister');
   await dialog.getByRole('button', { name: 'Deregister' }).click();
   await row('c3').waitFor({ state: 'detached' });
-  check(await dialog.isHidden(), 'the dialog closed');
+  // As in step 05: the watch stream may remove the row before the DELETE's answer closes
+  // the dialog.
+  check(await dialog.waitFor({ state: 'hidden', timeout: 5000 }).then(() => true, () => false), 'the dialog closed');
 
   step = '14 settings: a refused value shown at its field, then saved; the dialog by keyboard';
   const settingsButton = page.locator('#settings-button');
@@ -401,15 +403,21 @@ try {
 
   step = '18 the audit log across services, filtered';
   await page.getByRole('link', { name: 'Audit' }).click();
-  const auditRows = page.locator('table.audit tbody tr');
+  // The service page just left has an audit table of its own (its trail): read only the
+  // audit page's, whose rows of one page are appended at once.
+  const auditPage = page.locator('section[aria-labelledby="audit-page-title"]');
+  const auditRows = auditPage.locator('table.audit tbody tr');
   await auditRows.first().waitFor();
-  const servicesSeen = new Set(await page.locator('table.audit tbody tr td:nth-child(2)').allInnerTexts());
+  const servicesSeen = new Set(await auditRows.locator('td:nth-child(2)').allInnerTexts());
   check(['shop', 'pay', 'cart'].every((s) => servicesSeen.has(s)), `events of several services: ${[...servicesSeen]}`);
   await page.getByLabel('Service', { exact: true }).fill('cart');
   await page.getByLabel('Action', { exact: true }).selectOption('instance.deregister');
+  // Applying draws the page anew; until then the unfiltered rows are still there.
+  const unfiltered = await auditPage.elementHandle();
   await page.getByRole('button', { name: 'Apply' }).click();
+  await page.waitForFunction((section) => !section.isConnected, unfiltered, { timeout: 10000 });
   await page.waitForFunction(() => location.hash.includes('service=cart'));
-  await page.locator('table.audit tbody tr[data-action="instance.deregister"]').first().waitFor();
+  await auditPage.locator('table.audit tbody tr[data-action="instance.deregister"]').first().waitFor();
   const filtered = await auditRows.evaluateAll((rows) => rows.map((r) => `${r.dataset.action} ${r.children[1].innerText}`));
   check(filtered.length === 1 && filtered[0] === 'instance.deregister cart', `one deregistration of cart: ${filtered}`);
   await shot('18', 'audit');
