@@ -378,6 +378,8 @@ try {
   const za = page.locator('table.zones tr[data-zone="za"]');
   const zb = page.locator('table.zones tr[data-zone="zb"]');
   await za.waitFor();
+  const flash = await page.locator('#status').textContent();
+  check(flash === '', `the message said on cart's page is not shown on zoned's: ${flash}`);
   // za: 100 of 300 routable, so it spills, at most its cap of 20%; zb keeps its traffic.
   await za.locator('.routable-share [role=meter][aria-valuenow="33.3"]').waitFor();
   await za.locator('.cross-share [role=meter][aria-valuenow="20"]').waitFor();
@@ -456,8 +458,9 @@ try {
   check(await page.getByRole('link', { name: 'Audit' }).isHidden() && await page.getByRole('link', { name: 'Tokens' }).isHidden(),
     'a reader is offered neither the audit log nor the tokens');
   let writeControls = 0;
-  for (const [hash, ready] of [['#/', 'tr[data-service="cart"]'], ['#/services/cart', 'tr[data-instance="c2"]'],
-    ['#/search?q=canary', '#search-status:has-text("found in")'], [`#/services/${service}`, 'tr[data-instance="d"]']]) {
+  // A service page's rows carry their mode; the search results' rows (d among them) do not.
+  for (const [hash, ready] of [['#/', 'tr[data-service="cart"]'], ['#/services/cart', 'tr[data-instance="c2"][data-mode]'],
+    ['#/search?q=canary', '#search-status:has-text("found in")'], [`#/services/${service}`, 'tr[data-instance="d"][data-mode]']]) {
     await open(hash);
     await page.locator(ready).waitFor();
     writeControls += await page.locator('.write').count();

@@ -24,6 +24,8 @@ const PAGES = {
 let session = null;
 let leave = () => {};
 let shown = 0;
+// The page last drawn for a signed-in session (a service's page names its service).
+let place = null;
 
 async function signIn(secret) {
   token.set(secret);
@@ -92,7 +94,7 @@ function route() {
     return { page: 'search', title: 'Find', crumbs: [['Services', '#/'], ['Find']], args: [params] };
   }
   if (path === '/audit') {
-    return { page: 'audit', title: 'Audit', crumbs: [['Services', '#/'], ['Audit']], args: [params] };
+    return { page: 'audit', title: 'Audit log', crumbs: [['Services', '#/'], ['Audit log']], args: [params] };
   }
   if (path === '/tokens') {
     return { page: 'tokens', title: 'Tokens', crumbs: [['Services', '#/'], ['Tokens']], args: [] };
@@ -112,11 +114,19 @@ async function render() {
     view.replaceChildren();
     crumbs([]);
     document.getElementById('token').focus();
+    place = null;
     return;
   }
   signInBox.hidden = true;
   const { page, title, crumbs: trail, args } = route();
   crumbs(trail);
+  // A message tells what happened on the page it was said on ("Settings of cart saved."):
+  // another page starts without it. The first page after signing in keeps the greeting.
+  const here = page === 'service' ? `service ${args[0]}` : page;
+  if (place !== null && place !== here) {
+    say('');
+  }
+  place = here;
   if (page !== 'search') {
     document.getElementById('search').value = '';
   }
