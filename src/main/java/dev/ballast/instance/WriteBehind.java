@@ -182,7 +182,9 @@ class WriteBehind {
 		 * Read from the database once per transaction and service: after that every
 		 * instance of the service is here, as the transaction's writes left it (they all
 		 * go through these rows), so the group's other guarded writes of the service do
-		 * not read its instances again.
+		 * not read its instances again. No other transaction adds or removes one
+		 * meanwhile: each needs the service row, which this transaction holds locked
+		 * until it ends (the caller locked it, see {@link RowAccess#lockAll}).
 		 */
 		@Override
 		public List<Instance> lockAll(ServiceName service) {
