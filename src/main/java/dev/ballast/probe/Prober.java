@@ -12,16 +12,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import dev.ballast.instance.CheckDefinition;
-import dev.ballast.instance.CheckKind;
 import dev.ballast.instance.CheckSettings;
+import dev.ballast.instance.CheckTargets;
 import dev.ballast.instance.Checks;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.instance.StoredCheck;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.annotation.PreDestroy;
@@ -37,10 +38,15 @@ import org.springframework.stereotype.Component;
  * node that had it has stopped; a node that cannot say it is alive stops probing once its
  * last beat is older than the handover wait, before another node may start.
  * <p>
- * Probes run on virtual threads, at most {@code max-concurrent} at once, on each check's
- * own grid ({@link ProbeOwners#phase}); one timer thread only starts them, so a slow
- * target delays nothing but its own check. Lateness (start after the due time) is
- * recorded in {@code ballast.checks.lateness}.
+ * Probes run on virtual threads, on each check's own grid ({@link ProbeOwners#phase});
+ * one timer thread only starts them. A check has at most one probe queued or running: a
+ * probe due while the last one still waits or runs is skipped
+ * ({@code ballast.checks.shed}, and the check is logged as behind). Slots are shared
+ * among services ({@link ProbeSlots}), each probe is cut at its timeout from outside
+ * ({@link Deadline}), and a check that is deleted or replaced is cut at once, queued or
+ * in flight. So a slow target delays nothing but its own check, and its service's share
+ * of the slots at most. Lateness (start after the due time) is recorded in
+ * {@code ballast.checks.lateness}.
  */
 @Component
 class Prober {
@@ -60,9 +66,9 @@ class Prober {
 
 	private final Clock clock;
 
-	private final Map<CheckKind, Probe> probes;
+	private final Probes probes;
 
-	private final Semaphore running;
+	private final ProbeSlots slots;
 
 	private final ScheduledExecutorService timer = Executors
 		.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("ballast-prober").daemon().factory());
@@ -70,6 +76,8 @@ class Prober {
 	private final Map<String, Owned> owned = new ConcurrentHashMap<>();
 
 	private final Timer lateness;
+
+	private final Counter shed;
 
 	/**
 	 * What the last beats read of each service's checks; only {@link #refresh} uses it.
@@ -84,21 +92,28 @@ class Prober {
 	 */
 	private volatile long lastBeat;
 
-	Prober(Checks checks, ProberMembership membership, ProbeVerdicts verdicts, CheckSettings settings, Clock clock,
-			MeterRegistry meters) {
+	Prober(Checks checks, ProberMembership membership, ProbeVerdicts verdicts, CheckSettings settings,
+			CheckTargets targets, Clock clock, MeterRegistry meters) {
 		this.checks = checks;
 		this.membership = membership;
 		this.verdicts = verdicts;
 		this.settings = settings;
 		this.clock = clock;
-		this.probes = Map.of(CheckKind.HTTP, new HttpProbe(), CheckKind.TCP, new TcpProbe(), CheckKind.GRPC,
-				new GrpcProbe());
-		this.running = new Semaphore(settings.maxConcurrent());
+		this.probes = new Probes(targets);
+		this.slots = new ProbeSlots(settings.maxConcurrent(), settings.maxConcurrentPerService());
 		this.lateness = Timer.builder("ballast.checks.lateness")
 			.description("How late probes start after their due time")
 			.publishPercentiles(0.5, 0.99)
 			.register(meters);
+		this.shed = Counter.builder("ballast.checks.shed")
+			.description("Probes not run: due while the check's last probe still waited for a slot or ran, "
+					+ "or not started by the check's next due time")
+			.register(meters);
 		meters.gauge("ballast.checks.owned", owned, Map::size);
+		meters.gauge("ballast.checks.running", slots, ProbeSlots::running);
+		meters.gauge("ballast.checks.waiting", slots, ProbeSlots::waiting);
+		meters.gauge("ballast.checks.unstored", owned,
+				mine -> mine.values().stream().filter(check -> check.state.unstored()).count());
 	}
 
 	/**
@@ -153,9 +168,11 @@ class Prober {
 	private void own(StoredCheck check, Instant now) {
 		Owned current = owned.get(check.key());
 		// A registration that kept the definition still started the check afresh
-		// (passing): the stored status no longer being this node's verdict says so.
+		// (passing): the stored status no longer being what this node stored says so. (A
+		// verdict this node could not store yet is not a difference: it is asserted
+		// again.)
 		if (current != null && current.check.definition().equals(check.definition())
-				&& current.check.keepsLease() == check.keepsLease() && current.state.status() == check.status()) {
+				&& current.check.keepsLease() == check.keepsLease() && current.state.stored() == check.status()) {
 			return;
 		}
 		if (current != null) {
@@ -193,28 +210,63 @@ class Prober {
 				TimeUnit.MILLISECONDS);
 	}
 
+	/**
+	 * On the timer thread, at a probe's due time: queues it for a slot, unless the
+	 * check's last probe still waits or runs (a check never has two).
+	 */
 	private void start(Owned check, long dueAt) {
 		if (check.stopped) {
 			return;
 		}
-		Thread.ofVirtual().name("probe " + check.check.key()).start(() -> probe(check, dueAt));
 		schedule(check, Instant.ofEpochMilli(dueAt + 1));
-	}
-
-	private void probe(Owned check, long dueAt) {
-		try {
-			running.acquire();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+		if (!check.busy.compareAndSet(false, true)) {
+			behind(check);
 			return;
 		}
+		long expiresIn = dueAt + check.check.definition().interval().toMillis() - clock.millis();
+		check.ticket = slots.submit(check.check.service().value(),
+				System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(expiresIn), new ProbeSlots.Task() {
+
+					@Override
+					public void run(ProbeSlots.Slot slot) {
+						probe(check, dueAt, slot);
+					}
+
+					@Override
+					public void shed() {
+						check.busy.set(false);
+						behind(check);
+					}
+
+				});
+		if (check.stopped) {
+			check.stop();
+		}
+	}
+
+	private void probe(Owned check, long dueAt, ProbeSlots.Slot slot) {
 		try {
-			lateness.record(Math.max(0, clock.millis() - dueAt), TimeUnit.MILLISECONDS);
-			if (!current()) {
+			check.ticket = null;
+			long late = Math.max(0, clock.millis() - dueAt);
+			lateness.record(late, TimeUnit.MILLISECONDS);
+			check.started(late);
+			if (check.stopped || !current()) {
 				return;
 			}
-			ProbeOutcome outcome = probes.get(check.check.definition().kind()).run(check.check.definition());
+			ProbeOutcome outcome;
+			try (Deadline deadline = probes.deadline(check.check.definition().timeout())) {
+				check.inFlight = deadline;
+				if (check.stopped) {
+					deadline.cancel();
+				}
+				outcome = probes.run(check.check.definition(), check.check.instancePort(), deadline);
+			}
+			finally {
+				check.inFlight = null;
+			}
+			// The slot is for probing: the verdict's write waits for the database, not
+			// for a target, and holds no slot.
+			slot.release();
 			// A verdict reached after this node lost the check, or its membership, is not
 			// its to give.
 			if (!check.stopped && current()) {
@@ -225,7 +277,20 @@ class Prober {
 			log.warn("Check {} could not be judged: {}", check.check.key(), ex.toString());
 		}
 		finally {
-			running.release();
+			check.busy.set(false);
+		}
+	}
+
+	/** A probe of {@code check} was skipped; said once until it is on time again. */
+	private void behind(Owned check) {
+		shed.increment();
+		check.onTimeInRow = 0;
+		if (check.behindSince == null) {
+			check.behindSince = clock.instant();
+			log.warn(
+					"Check {} is behind: a probe came due while its last one still waited for a slot or ran "
+							+ "({} probes running, {} waiting on this node); it is skipped, not queued",
+					check.check.key(), slots.running(), slots.waiting());
 		}
 	}
 
@@ -241,6 +306,7 @@ class Prober {
 	void stop() {
 		timer.shutdownNow();
 		owned.values().forEach(Owned::stop);
+		probes.close();
 		try {
 			membership.leave();
 		}
@@ -256,15 +322,31 @@ class Prober {
 	/** A check this node probes. */
 	private static final class Owned {
 
+		/** Probes in a row on time that end a check's being behind. */
+		private static final int ON_TIME_AGAIN = 3;
+
 		private final StoredCheck check;
 
 		private final Instant startAt;
 
 		private final ProbeVerdicts.State state;
 
+		/** Whether a probe of it is queued or running. */
+		private final AtomicBoolean busy = new AtomicBoolean();
+
 		private volatile boolean stopped;
 
 		private volatile ScheduledFuture<?> next;
+
+		private volatile ProbeSlots.Ticket ticket;
+
+		private volatile Deadline inFlight;
+
+		/** When its probes began to be skipped, or null while it is on time. */
+		private volatile Instant behindSince;
+
+		/** Probes in a row that started on time since the last one skipped. */
+		private volatile int onTimeInRow;
 
 		private Instant renewAt = Instant.MIN;
 
@@ -274,11 +356,38 @@ class Prober {
 			this.state = new ProbeVerdicts.State(check);
 		}
 
+		/**
+		 * A probe of it started {@code late} ms after its due time. It is on time again
+		 * after {@link #ON_TIME_AGAIN} such probes in a row, so that a check that is
+		 * skipped every other time is said once, not at every turn.
+		 */
+		void started(long late) {
+			if (behindSince == null || late >= check.definition().interval().toMillis() / 2) {
+				return;
+			}
+			onTimeInRow++;
+			if (onTimeInRow >= ON_TIME_AGAIN) {
+				log.info("Check {} is on time again (behind since {})", check.key(), behindSince);
+				behindSince = null;
+			}
+		}
+
+		/**
+		 * Deleted or replaced: no probe of it starts, and one queued or running ends now.
+		 */
 		void stop() {
 			stopped = true;
 			ScheduledFuture<?> scheduled = next;
 			if (scheduled != null) {
 				scheduled.cancel(false);
+			}
+			ProbeSlots.Ticket queued = ticket;
+			if (queued != null && queued.cancel()) {
+				busy.set(false);
+			}
+			Deadline running = inFlight;
+			if (running != null) {
+				running.cancel();
 			}
 		}
 
