@@ -159,12 +159,15 @@ public class Checks {
 	 * {@link #MAX_OUTPUT} characters of it are kept (never half a surrogate pair).
 	 */
 	public static String storableOutput(String output) {
-		String clean = StorableText.replacingUnstorable(output);
-		if (clean.length() <= MAX_OUTPUT) {
-			return clean;
+		return prefix(StorableText.replacingUnstorable(output), MAX_OUTPUT);
+	}
+
+	/** At most {@code length} characters of {@code text}, never half a surrogate pair. */
+	static String prefix(String text, int length) {
+		if (text.length() <= length) {
+			return text;
 		}
-		int end = Character.isHighSurrogate(clean.charAt(MAX_OUTPUT - 1)) ? MAX_OUTPUT - 1 : MAX_OUTPUT;
-		return clean.substring(0, end);
+		return text.substring(0, Character.isHighSurrogate(text.charAt(length - 1)) ? length - 1 : length);
 	}
 
 	/**
@@ -211,7 +214,8 @@ public class Checks {
 				rs.getInt("position"), definition, rs.getBoolean("keeps_lease"),
 				CheckStatus.spelled(rs.getString("status")), rs.getString("output"),
 				rs.getTimestamp("status_since").toInstant(),
-				// Read in the same statement as the check, so always there.
+				// A check's instance row goes only with it; were it missing, the check's
+				// own port stands in.
 				rs.wasNull() ? definition.port() : Port.of(instancePort));
 	}
 

@@ -26,9 +26,14 @@ import org.springframework.stereotype.Component;
 @Component
 public class OwnEndpoints {
 
-	/** The node's listening ports, configured and as bound. */
+	/**
+	 * The node's listening ports: as configured, and as Spring Boot publishes the ports
+	 * its servers bound (for {@code server.port=0}). The DNS and xDS ports count as
+	 * configured (a port 0 there, chosen at start, is not known here; production
+	 * configures them).
+	 */
 	static final List<String> PORT_PROPERTIES = List.of("server.port", "local.server.port", "management.server.port",
-			"local.management.port", "ballast.dns.port", "local.dns.port", "ballast.xds.port", "local.xds.port");
+			"local.management.port", "ballast.dns.port", "ballast.xds.port");
 
 	/** How long the database servers' resolved addresses are kept. */
 	private static final long RESOLVED_FOR_NANOS = 60_000_000_000L;

@@ -50,12 +50,7 @@ public record StoredCheck(ServiceName service, InstanceId instanceId, int positi
 		}
 		int body = output.indexOf(BODY);
 		String verdict = body < 0 ? output : output.substring(0, body);
-		if (verdict.length() <= SHOWN_TO_READERS) {
-			return verdict;
-		}
-		int end = Character.isHighSurrogate(verdict.charAt(SHOWN_TO_READERS - 1)) ? SHOWN_TO_READERS - 1
-				: SHOWN_TO_READERS;
-		return verdict.substring(0, end) + "…";
+		return verdict.length() <= SHOWN_TO_READERS ? verdict : Checks.prefix(verdict, SHOWN_TO_READERS) + "…";
 	}
 
 	/** A stable key for sharing checks among nodes and placing their probe times. */

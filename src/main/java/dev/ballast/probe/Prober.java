@@ -11,9 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import dev.ballast.instance.CheckDefinition;
@@ -73,7 +71,7 @@ class Prober {
 	private final ScheduledExecutorService timer = Executors
 		.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("ballast-prober").daemon().factory());
 
-	private final Map<String, Owned> owned = new ConcurrentHashMap<>();
+	private final Map<String, OwnedCheck> owned = new ConcurrentHashMap<>();
 
 	private final Timer lateness;
 
@@ -166,7 +164,7 @@ class Prober {
 	}
 
 	private void own(StoredCheck check, Instant now) {
-		Owned current = owned.get(check.key());
+		OwnedCheck current = owned.get(check.key());
 		// A registration that kept the definition still started the check afresh
 		// (passing): the stored status no longer being what this node stored says so. (A
 		// verdict this node could not store yet is not a difference: it is asserted
@@ -178,7 +176,7 @@ class Prober {
 		if (current != null) {
 			current.stop();
 		}
-		Owned gained = new Owned(check, current == null ? now.plus(settings.handover()) : now);
+		OwnedCheck gained = new OwnedCheck(check, current == null ? now.plus(settings.handover()) : now);
 		owned.put(check.key(), gained);
 		schedule(gained, gained.startAt);
 	}
@@ -189,7 +187,7 @@ class Prober {
 	}
 
 	private void renewLeases(Instant now) {
-		for (Owned check : owned.values()) {
+		for (OwnedCheck check : owned.values()) {
 			if (check.check.keepsLease() && check.check.position() == 0 && !now.isBefore(check.renewAt)) {
 				check.renewAt = now.plus(LEASE_RENEWAL);
 				verdicts.renewLease(check.check);
@@ -197,7 +195,7 @@ class Prober {
 		}
 	}
 
-	private void schedule(Owned check, Instant earliest) {
+	private void schedule(OwnedCheck check, Instant earliest) {
 		Duration interval = check.check.definition().interval();
 		long offset = (long) (ProbeOwners.phase(check.check.key()) * interval.toMillis());
 		long earliestMillis = earliest.toEpochMilli();
@@ -214,7 +212,7 @@ class Prober {
 	 * On the timer thread, at a probe's due time: queues it for a slot, unless the
 	 * check's last probe still waits or runs (a check never has two).
 	 */
-	private void start(Owned check, long dueAt) {
+	private void start(OwnedCheck check, long dueAt) {
 		if (check.stopped) {
 			return;
 		}
@@ -244,7 +242,7 @@ class Prober {
 		}
 	}
 
-	private void probe(Owned check, long dueAt, ProbeSlots.Slot slot) {
+	private void probe(OwnedCheck check, long dueAt, ProbeSlots.Slot slot) {
 		try {
 			check.ticket = null;
 			long late = Math.max(0, clock.millis() - dueAt);
@@ -282,11 +280,9 @@ class Prober {
 	}
 
 	/** A probe of {@code check} was skipped; said once until it is on time again. */
-	private void behind(Owned check) {
+	private void behind(OwnedCheck check) {
 		shed.increment();
-		check.onTimeInRow = 0;
-		if (check.behindSince == null) {
-			check.behindSince = clock.instant();
+		if (check.skipped(clock.instant())) {
 			log.warn(
 					"Check {} is behind: a probe came due while its last one still waited for a slot or ran "
 							+ "({} probes running, {} waiting on this node); it is skipped, not queued",
@@ -305,7 +301,7 @@ class Prober {
 	@PreDestroy
 	void stop() {
 		timer.shutdownNow();
-		owned.values().forEach(Owned::stop);
+		owned.values().forEach(OwnedCheck::stop);
 		probes.close();
 		try {
 			membership.leave();
@@ -317,80 +313,6 @@ class Prober {
 
 	/** A service's checks as last read, and the fingerprint read just before them. */
 	private record ServiceChecks(String fingerprint, List<StoredCheck> checks) {
-	}
-
-	/** A check this node probes. */
-	private static final class Owned {
-
-		/** Probes in a row on time that end a check's being behind. */
-		private static final int ON_TIME_AGAIN = 3;
-
-		private final StoredCheck check;
-
-		private final Instant startAt;
-
-		private final ProbeVerdicts.State state;
-
-		/** Whether a probe of it is queued or running. */
-		private final AtomicBoolean busy = new AtomicBoolean();
-
-		private volatile boolean stopped;
-
-		private volatile ScheduledFuture<?> next;
-
-		private volatile ProbeSlots.Ticket ticket;
-
-		private volatile Deadline inFlight;
-
-		/** When its probes began to be skipped, or null while it is on time. */
-		private volatile Instant behindSince;
-
-		/** Probes in a row that started on time since the last one skipped. */
-		private volatile int onTimeInRow;
-
-		private Instant renewAt = Instant.MIN;
-
-		Owned(StoredCheck check, Instant startAt) {
-			this.check = check;
-			this.startAt = startAt;
-			this.state = new ProbeVerdicts.State(check);
-		}
-
-		/**
-		 * A probe of it started {@code late} ms after its due time. It is on time again
-		 * after {@link #ON_TIME_AGAIN} such probes in a row, so that a check that is
-		 * skipped every other time is said once, not at every turn.
-		 */
-		void started(long late) {
-			if (behindSince == null || late >= check.definition().interval().toMillis() / 2) {
-				return;
-			}
-			onTimeInRow++;
-			if (onTimeInRow >= ON_TIME_AGAIN) {
-				log.info("Check {} is on time again (behind since {})", check.key(), behindSince);
-				behindSince = null;
-			}
-		}
-
-		/**
-		 * Deleted or replaced: no probe of it starts, and one queued or running ends now.
-		 */
-		void stop() {
-			stopped = true;
-			ScheduledFuture<?> scheduled = next;
-			if (scheduled != null) {
-				scheduled.cancel(false);
-			}
-			ProbeSlots.Ticket queued = ticket;
-			if (queued != null && queued.cancel()) {
-				busy.set(false);
-			}
-			Deadline running = inFlight;
-			if (running != null) {
-				running.cancel();
-			}
-		}
-
 	}
 
 }
