@@ -56,6 +56,9 @@ final class ProbeSlots {
 	/** Work for a slot. */
 	interface Task {
 
+		/** The name of the thread it runs on, for the logs. */
+		String name();
+
 		/** Runs on a virtual thread of its own, holding {@code slot}. */
 		void run(Slot slot);
 
@@ -145,7 +148,7 @@ final class ProbeSlots {
 		shed.forEach(ticket -> ticket.task.shed());
 		for (Ticket ticket : starting) {
 			Slot slot = new Slot(ticket.service);
-			Thread.ofVirtual().name("probe").start(() -> {
+			Thread.ofVirtual().name(ticket.task.name()).start(() -> {
 				try {
 					ticket.task.run(slot);
 				}

@@ -226,6 +226,11 @@ class Prober {
 				System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(expiresIn), new ProbeSlots.Task() {
 
 					@Override
+					public String name() {
+						return "probe " + check.check.key();
+					}
+
+					@Override
 					public void run(ProbeSlots.Slot slot) {
 						probe(check, dueAt, slot);
 					}

@@ -110,6 +110,11 @@ class ProbeSlotsTest {
 		}
 
 		@Override
+		public String name() {
+			return name;
+		}
+
+		@Override
 		public void run(ProbeSlots.Slot slot) {
 			started.add(name);
 			try {
