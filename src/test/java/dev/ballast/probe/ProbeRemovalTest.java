@@ -1,7 +1,6 @@
 package dev.ballast.probe;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -57,13 +56,13 @@ class ProbeRemovalTest {
 		Awaitility.await()
 			.atMost(ProbedHealthTest.VERDICT)
 			.pollInterval(Duration.ofMillis(200))
-			.untilAsserted(() -> assertThat(instances(api, service).values())
+			.untilAsserted(() -> assertThat(ProbedHealthTest.instances(api, service).values())
 				.allSatisfy(instance -> assertThat(instance.path("health").stringValue()).isEqualTo("CRITICAL")));
 		// Until well past the 60 s: every instance the cap holds routable stays, and at
 		// least one instance is always listed and routable.
 		long until = System.nanoTime() + Duration.ofSeconds(75).toNanos();
 		while (System.nanoTime() < until) {
-			Map<String, JsonNode> now = instances(api, service);
+			Map<String, JsonNode> now = ProbedHealthTest.instances(api, service);
 			assertThat(now.values()).as("the service is never emptied")
 				.anySatisfy(instance -> assertThat(instance.path("effectiveWeight").intValue()).isPositive());
 			Thread.sleep(500);
@@ -71,7 +70,7 @@ class ProbeRemovalTest {
 		assertThat(removals(service, "instance.remove", "system")).as("the ejected one removed by the registry")
 			.isPositive();
 		assertThat(removals(service, "instance.deregister", null)).as("no deregistration on anyone's behalf").isZero();
-		assertThat(instances(api, service).values())
+		assertThat(ProbedHealthTest.instances(api, service).values())
 			.anySatisfy(instance -> assertThat(instance.path("effectiveWeight").intValue()).isPositive());
 	}
 
@@ -81,15 +80,6 @@ class ProbeRemovalTest {
 			.params(service, action, tokenId, tokenId)
 			.query(Long.class)
 			.single();
-	}
-
-	private static Map<String, JsonNode> instances(Api api, String service) {
-		Map<String, JsonNode> byId = new HashMap<>();
-		api.get("/v1/services/%s/instances".formatted(service))
-			.json()
-			.path("instances")
-			.forEach(instance -> byId.put(instance.path("id").stringValue(), instance));
-		return byId;
 	}
 
 }

@@ -306,13 +306,7 @@ class ProbedHealthTest {
 			.atMost(VERDICT)
 			.pollInterval(Duration.ofMillis(200))
 			.until(() -> instances(api, service).get("nul").path("health").stringValue().equals("CRITICAL"));
-		JsonNode check = consul().get("/v1/health/checks/" + service)
-			.json()
-			.valueStream()
-			.filter(each -> each.path("ServiceID").stringValue().equals("nul"))
-			.findFirst()
-			.orElseThrow();
-		assertThat(check.path("Output").stringValue()).endsWith(": 500 Output: broken\uFFFDhere");
+		assertThat(output(consul(), service, "nul")).endsWith(": 500 Output: broken\uFFFDhere");
 		assertThat(audited(service, "instance.probe-fail")).isEqualTo(1);
 	}
 
@@ -394,12 +388,7 @@ class ProbedHealthTest {
 		assertThat(reply.status()).as("a name is resolved when probed, not when registered").isIn(200, 201);
 		register(api, service, "ok", other, http(other));
 		Awaitility.await().atMost(VERDICT).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-			JsonNode check = consul().get("/v1/health/checks/" + service)
-				.json()
-				.valueStream()
-				.filter(each -> each.path("ServiceID").stringValue().equals("self"))
-				.findFirst()
-				.orElseThrow();
+			JsonNode check = probed(consul(), service, "self");
 			assertThat(check.path("Status").stringValue()).isEqualTo("critical");
 			assertThat(check.path("Output").stringValue()).contains("registry's own").doesNotContain("401");
 		});
@@ -426,16 +415,20 @@ class ProbedHealthTest {
 		assertThat(entry.toString()).doesNotContain("internal detail");
 	}
 
+	/** The output of the instance's probed check as {@code api}'s token reads it. */
 	private static String output(Api api, String service, String id) {
+		return probed(api, service, id).path("Output").stringValue();
+	}
+
+	/** The instance's check that Ballast runs, on Consul's {@code /v1/health/checks}. */
+	private static JsonNode probed(Api api, String service, String id) {
 		return api.get("/v1/health/checks/" + service)
 			.json()
 			.valueStream()
 			.filter(each -> each.path("ServiceID").stringValue().equals(id)
-					&& each.path("Type").stringValue().equals("http"))
+					&& !each.path("Type").stringValue().equals("ttl"))
 			.findFirst()
-			.orElseThrow()
-			.path("Output")
-			.stringValue();
+			.orElseThrow();
 	}
 
 	/** Consul's endpoints are outside Ballast's OpenAPI contract. */
@@ -459,7 +452,7 @@ class ProbedHealthTest {
 			.formatted(port);
 	}
 
-	private static Map<String, JsonNode> instances(Api api, String service) {
+	static Map<String, JsonNode> instances(Api api, String service) {
 		Map<String, JsonNode> byId = new HashMap<>();
 		api.get("/v1/services/%s/instances".formatted(service))
 			.json()
