@@ -147,6 +147,39 @@ public final class Registry {
 	}
 
 	/**
+	 * Waits until every subscriber of the service the registry lists (live within its
+	 * {@code ballast.watch.subscriber-ttl}) acknowledged the service's revision as it is
+	 * now, such as the removal just made, looking every 100 ms for at most
+	 * {@code timeout}.
+	 * @return whether they all did in time
+	 */
+	public boolean awaitAcknowledged(String service, Duration timeout) throws InterruptedException {
+		Instant deadline = Instant.now().plus(timeout);
+		HttpRequest request = request("/v1/services/" + RegistryRequests.segment(service) + "/subscribers",
+				this.timeout)
+			.GET()
+			.build();
+		long revision = -1;
+		while (true) {
+			JsonFields answer = JsonFields.of(Json.read(send(request, "reading the subscribers of " + service).body()));
+			if (revision < 0) {
+				revision = answer.longInteger("revision", 0, Long.MAX_VALUE);
+			}
+			boolean all = true;
+			for (Object subscriber : answer.array("subscribers")) {
+				all &= JsonFields.of(subscriber).longInteger("ackedRevision", 0, Long.MAX_VALUE) >= revision;
+			}
+			if (all) {
+				return true;
+			}
+			if (Instant.now().isAfter(deadline)) {
+				return false;
+			}
+			Thread.sleep(100);
+		}
+	}
+
+	/**
 	 * The instance as the registry holds it now, or, with an {@code index} of 0 or more,
 	 * as soon as it changed after that revision (within {@code wait}).
 	 */

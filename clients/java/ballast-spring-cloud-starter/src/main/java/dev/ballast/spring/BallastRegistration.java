@@ -204,20 +204,43 @@ final class BallastRegistration implements SmartLifecycle {
 			return;
 		}
 		InstanceRegistration registration = last.registration();
-		if (last.phase().equals("REGISTERED")) {
-			drain(registration);
-		}
+		boolean drained = last.phase().equals("REGISTERED") && drain(registration);
 		try {
 			registry.deregister(registration.service(), registration.id());
 			state = new RegistrationState(registration, "DEREGISTERED", null, 0, null, Instant.now());
 			log.info("deregistered " + registration.id() + " from Ballast");
+			if (!drained && last.phase().equals("REGISTERED")) {
+				awaitRemovalAcknowledged(registration);
+			}
 		}
 		catch (RegistryException ex) {
 			log.warn("deregistering " + registration.id() + " failed; its lease will run out: " + ex.getMessage());
 		}
 	}
 
-	private void drain(InstanceRegistration registration) {
+	/**
+	 * Without a drain, the removal is what callers must apply before the web server
+	 * stops: wait, within the same bound, until the service's subscribers acknowledged
+	 * it.
+	 */
+	private void awaitRemovalAcknowledged(InstanceRegistration registration) {
+		long began = System.nanoTime();
+		try {
+			boolean acknowledged = registry.awaitAcknowledged(registration.service(), drainTimeout);
+			log.info("the removal of " + registration.id() + " was " + (acknowledged ? "" : "not ")
+					+ "acknowledged by every subscriber after "
+					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began) + " ms");
+		}
+		catch (RegistryException ex) {
+			log.warn("could not follow the subscribers of " + registration.service() + ": " + ex.getMessage());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** Drains the instance and waits for it; whether it was confirmed DRAINED in time. */
+	private boolean drain(InstanceRegistration registration) {
 		long began = System.nanoTime();
 		state = new RegistrationState(registration, "DRAINING", state.mode(), state.effectiveWeight(), null,
 				Instant.now());
@@ -234,9 +257,12 @@ final class BallastRegistration implements SmartLifecycle {
 				log.warn("drain of " + registration.id() + " not confirmed within " + millis
 						+ " ms (ballast.client.shutdown-drain-timeout); deregistering anyway");
 			}
+			return true;
 		}
 		catch (RegistryException ex) {
-			log.warn("draining " + registration.id() + " failed (" + ex.getMessage() + "); deregistering at once");
+			log.warn("draining " + registration.id() + " failed (" + ex.getMessage()
+					+ "); deregistering, then waiting for the subscribers to acknowledge the removal");
+			return false;
 		}
 	}
 
