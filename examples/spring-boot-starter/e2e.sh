@@ -147,9 +147,10 @@ counts() {
 }
 
 step "2. the split of $split_calls calls follows the weights 300/200/100"
-split="$(curl -fsS -m 300 "$caller/split?calls=$split_calls" | counts)"
+curl -fsS -m 300 "$caller/split?calls=$split_calls" -o "$work/split.json" || fail "the split request failed"
+split="$(counts <"$work/split.json")"
 read -r a_calls b_calls c_calls _ split_failures <<<"$(sed 's/[a-z]*=//g' <<<"$split")"
-((split_failures == 0)) || fail "failed calls in the split: $split"
+((split_failures == 0)) || fail "failed calls in the split: $split, the last: $(jq -r .lastError "$work/split.json")"
 split_shares="$(awk -v a="$a_calls" -v b="$b_calls" -v c="$c_calls" 'BEGIN { n = a + b + c;
 	printf "a:%.1f%% b:%.1f%% c:%.1f%%", 100 * a / n, 100 * b / n, 100 * c / n }')"
 awk -v a="$a_calls" -v b="$b_calls" -v c="$c_calls" -v t="$tolerance" 'BEGIN {

@@ -4,6 +4,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.cloud.client.discovery.DiscoveryClient;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -19,6 +22,8 @@ import org.springframework.web.server.ResponseStatusException;
  */
 @RestController
 class SplitController {
+
+	private static final Log log = LogFactory.getLog(SplitController.class);
 
 	/** A batch is bounded, so that one request cannot keep the caller busy for long. */
 	private static final int MAX_CALLS = 10_000;
@@ -54,6 +59,7 @@ class SplitController {
 			catch (RestClientException | IllegalStateException ex) {
 				failures++;
 				lastError = ex.getMessage();
+				log.warn("a call to the backend failed: " + ex);
 			}
 		}
 		return new Split(calls, answers, failures, lastError);
