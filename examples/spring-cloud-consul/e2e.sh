@@ -311,7 +311,7 @@ rolling_end="$(now)"
 stop_pid "$driver_pid" 70
 read -r rolling_calls rolling_failures <<<"$(awk -v from="$rolling_began" -v to="$rolling_end" '$1 > from && $1 <= to {
 	for (i = 2; i <= 5; i++) { split($i, kv, "="); if (kv[1] == "failures") f += kv[2]; else n += kv[2] } } END { print n + f, f + 0 }' "$work/drive.log")"
-echo "   SIGTERM to exit: ${restarts}; $rolling_calls calls in $(elapsed "$rolling_began" "$rolling_end") s, $rolling_failures failed"
+echo "   SIGTERM to exit: ${restarts% }; $rolling_calls calls in $(elapsed "$rolling_began" "$rolling_end") s, $rolling_failures failed"
 
 echo "spring-cloud-consul e2e PASS: split=$split_shares ($split_calls calls, weights 300/200/100, tolerance ±${tolerance} points)" \
 	"drain_c=[${ramp}]% weight0_after=$(elapsed "$drain_began" "$zero_at")s last_call_to_c_after=${last_c_after}s c_calls_after_weight0=$c_after/$calls_after" \
