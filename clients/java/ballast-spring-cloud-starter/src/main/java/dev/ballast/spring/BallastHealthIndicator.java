@@ -27,26 +27,24 @@ final class BallastHealthIndicator implements HealthIndicator {
 	@Override
 	public Health health() {
 		Health.Builder health = Health.up();
+		Status status = Status.UP;
 		BallastRegistration own = registration.getIfAvailable();
 		RegistrationState state = (own != null) ? own.state() : null;
 		if (state != null) {
 			health.withDetail("registration", BallastEndpoint.describe(state));
 			if (!state.phase().equals("REGISTERED")) {
-				health.status(state.phase().equals("REGISTERING") ? Status.UNKNOWN : Status.OUT_OF_SERVICE);
+				status = state.phase().equals("REGISTERING") ? Status.UNKNOWN : Status.OUT_OF_SERVICE;
 			}
 		}
 		for (Map.Entry<String, BallastWatches.Followed> followed : watches.followed().entrySet()) {
 			boolean connected = followed.getValue().connected();
 			health.withDetail("watch." + followed.getKey(),
 					connected ? "connected" : "reconnecting (the last list applies meanwhile)");
-			if (!connected && state != null && state.phase().equals("REGISTERED")) {
-				health.status(Status.UNKNOWN);
-			}
-			if (!connected && state == null) {
-				health.status(Status.UNKNOWN);
+			if (!connected && status.equals(Status.UP)) {
+				status = Status.UNKNOWN;
 			}
 		}
-		return health.build();
+		return health.status(status).build();
 	}
 
 }
