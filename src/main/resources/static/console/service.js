@@ -106,7 +106,7 @@ export function servicePage(view, session, name, params) {
           text: `${used}% of nominal (limit maxUnroutable ${s.maxUnroutable})`,
         })),
         h('dt', {}, 'Ejection cap'), h('dd', { id: 'ejection', class: e.held ? 'state state-held' : '' },
-          `${s.maxEjectionPercent}%: expiry may take ${e.allowanceWeight}, has taken ${e.ejectedWeight}`,
+          `${s.maxEjectionPercent}%: ejections may leave ${e.allowanceWeight} out, ${e.remainingWeight} more now`,
           e.ejected ? `; ${e.ejected} ejected` : '',
           e.held ? `; ${e.held} critical held routable by the cap` : ''),
         h('dt', {}, 'Locality'), h('dd', { id: 'locality' }, s.locality

@@ -3,11 +3,9 @@ package dev.ballast.instance;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import dev.ballast.database.Synchronizations;
 import dev.ballast.web.GuardBreachException;
-import dev.ballast.weight.MaxUnroutable;
 import dev.ballast.weight.UnroutableBudget;
 import dev.ballast.weight.UnroutableBudget.Breach;
 import io.micrometer.core.instrument.Counter;
@@ -18,10 +16,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * The guard of the write path: checks a set of changes against the service's unroutable
- * budget ({@link UnroutableBudget}), in the service, in each zone and in any further
- * scope, and answers a breach the same way whatever the entrance: a 409 that explains it,
- * or with force a WARN log line and a count in {@code ballast_guard_forced_total}.
+ * The guard of the write path: answers a breach of the service's unroutable budget
+ * ({@link UnroutableBudget}, judged by {@link Admission}) the same way whatever the
+ * entrance: a 409 that explains it, or with force a WARN log line and a count in
+ * {@code ballast_guard_forced_total}.
  */
 @Component
 class BudgetGuard {
@@ -35,29 +33,22 @@ class BudgetGuard {
 	}
 
 	/**
-	 * @param instanceScopes the service's and its zones' scopes of the change
-	 * ({@link UnroutableBudget#scopes}), held to maxUnroutable
-	 * @param extra further scopes, such as a traffic shift's, held to
-	 * maxUnroutablePercent
-	 * @param subjects the instances the change takes capacity from, for the refusal
+	 * Answers the guard's verdict on a set of changes ({@link Admission}).
 	 * @return whether force passed a breach
 	 * @throws GuardBreachException on a breach without force
 	 */
-	boolean check(LockedService service, List<UnroutableBudget.Scope> instanceScopes,
-			List<UnroutableBudget.Scope> extra, Guard guard, List<String> subjects) {
-		ServiceSettings settings = service.settings();
-		Optional<Breach> own = UnroutableBudget.check(instanceScopes, settings.maxUnroutable());
-		Optional<Breach> found = own
-			.or(() -> UnroutableBudget.check(extra, MaxUnroutable.percentOf(settings.maxUnroutablePercent())));
-		if (found.isEmpty()) {
+	boolean answer(LockedService service, Admission admission, Guard guard) {
+		if (admission.breach().isEmpty()) {
 			return false;
 		}
+		ServiceSettings settings = service.settings();
 		String name = service.name().value();
-		String setting = own.isPresent() ? "maxUnroutable (now \"%s\")".formatted(settings.maxUnroutable())
+		String setting = admission.ownBudget() ? "maxUnroutable (now \"%s\")".formatted(settings.maxUnroutable())
 				: "maxUnroutablePercent (now %d)".formatted(settings.maxUnroutablePercent());
-		String detail = explain(name, guard, subjects, found.get(), setting);
+		Breach breach = admission.breach().get();
+		String detail = explain(name, guard, admission.subjects(), breach, setting);
 		if (!guard.force()) {
-			throw new GuardBreachException(detail, figures(found.get()));
+			throw new GuardBreachException(detail, figures(breach));
 		}
 		// Counted and logged once the write commits: a grouped write may run twice.
 		Synchronizations.afterCommit(() -> {

@@ -6,15 +6,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 
+import dev.ballast.instance.Admission.Change;
 import dev.ballast.weight.UnroutableBudget;
 
 /**
  * Changes to the instances of one locked service, stored together by {@link #commit()}:
  * the guard first, over all of them at once (a batch passes or fails whole), with the
- * capacity peaks they leave, then each change that clients would see under a new
- * revision, in the order added.
+ * capacity peaks they leave ({@link Admission}); then a traffic shift under way keeps its
+ * members' shares exact over what the changes leave ({@link ShiftShares}); then each
+ * change that clients would see is stored under a new revision, in the order added.
  */
 public final class Changes {
 
@@ -58,7 +59,8 @@ public final class Changes {
 
 	/**
 	 * Marks these changes as a traffic shift's: the capacity they take from some
-	 * instances they give to others, so only the shift's own scope is guarded and no
+	 * instances they give to others, so the guard counts only what they put on instances
+	 * held out ({@link UnroutableBudget#moved}) besides the shift's own scope, and no
 	 * scope remembers a peak.
 	 */
 	public Changes shifting() {
@@ -72,33 +74,59 @@ public final class Changes {
 	 */
 	public Committed commit() {
 		boolean forced = guard();
-		Map<InstanceId, Instance> stored = new LinkedHashMap<>();
-		for (Change change : changes) {
+		List<Change> stored = changes;
+		Shares shares = shifting ? null : shares();
+		if (shares != null) {
+			forced = guardShares(shares) || forced;
+			stored = shares.merged();
+		}
+		Map<InstanceId, Instance> results = new LinkedHashMap<>();
+		for (Change change : stored) {
 			Instance result = store(change);
-			stored.put(change.id(), result);
+			results.put(change.id(), result);
 			service.stored(change.id(), result);
 		}
-		return new Committed(service, guard, forced, stored);
+		return new Committed(service, guard, forced, results);
 	}
 
 	/**
-	 * Checks the budget when a change takes capacity out of rotation in some scope, and
-	 * remembers the capacity a change takes out of a scope (a weight lowered, a zone
-	 * left, an instance removed) as that scope's peak, guarded or not: what an unguarded
-	 * removal took counts against the next guarded action.
+	 * Judges the changes ({@link Admission}), remembers the peaks they leave, and answers
+	 * a breach.
 	 * @return whether force passed a breach
 	 */
 	private boolean guard() {
 		boolean checked = guard.guarded() && (!scopes.isEmpty() || changes.stream().anyMatch(Change::affectsBudget));
 		boolean remembered = !shifting && changes.stream().anyMatch(Change::takesCapacity);
-		WritePath path = service.path();
-		if (shifting || !(checked || remembered)) {
-			return checked && path.guard().check(service, List.of(), scopes, guard, List.of());
+		if (!(checked || remembered)) {
+			return false;
 		}
+		WritePath path = service.path();
 		Instant now = path.now();
-		List<Instance> all = service.instances();
+		Admission admission = Admission.judge(service.instances(), changes, guard.guarded(), shifting, scopes,
+				service.settings(), shifting ? List.of() : path.peaks().live(service.name(), now), now,
+				path.capacityWindow());
+		if (!admission.peaks().isEmpty()) {
+			path.peaks().add(service.name(), admission.peaks(), now);
+		}
+		return path.guard().answer(service, admission, guard);
+	}
+
+	/**
+	 * What a traffic shift under way changes besides, to keep its shares exact over what
+	 * these changes leave ({@link ShiftShares}), or null when it changes nothing. Asked
+	 * only when some change moves what a shift shares.
+	 */
+	private Shares shares() {
+		WritePath path = service.path();
+		if (changes.stream().noneMatch(Change::movesShares) || !path.sharing(service)) {
+			return null;
+		}
+		Map<InstanceId, Instance> before = new LinkedHashMap<>();
 		Map<InstanceId, Instance> after = new LinkedHashMap<>();
-		all.forEach(instance -> after.put(instance.id(), instance));
+		service.instances().forEach(instance -> {
+			before.put(instance.id(), instance);
+			after.put(instance.id(), instance);
+		});
 		for (Change change : changes) {
 			if (change.after() == null) {
 				after.remove(change.id());
@@ -107,29 +135,52 @@ public final class Changes {
 				after.put(change.id(), change.after());
 			}
 		}
-		List<UnroutableBudget.Member> was = all.stream().map(Changes::member).toList();
-		List<UnroutableBudget.Member> is = after.values().stream().map(Changes::member).toList();
-		boolean forced = false;
-		if (checked) {
-			List<UnroutableBudget.Scope> instanceScopes = UnroutableBudget.scopes(was, is,
-					path.peaks().live(service.name(), now), now);
-			List<String> subjects = changes.stream()
-				.filter(Change::affectsBudget)
-				.map(change -> change.id().value())
-				.toList();
-			forced = path.guard().check(service, instanceScopes, scopes, guard, subjects);
+		Map<InstanceId, Instance> shared = path.shares(service, before, after);
+		if (shared.isEmpty()) {
+			return null;
 		}
-		if (remembered) {
-			String cause = String.join("; ", changes.stream().map(Change::describe).flatMap(Optional::stream).toList());
-			path.peaks()
-				.add(service.name(), UnroutableBudget.peaks(was, is, now.plus(path.capacityWindow()), cause), now);
+		List<Change> moves = new ArrayList<>();
+		shared.forEach((id, instance) -> moves.add(new Change(after.get(id), instance)));
+		List<Change> merged = new ArrayList<>();
+		for (Change change : changes) {
+			Instance instance = change.after() == null ? null : shared.get(change.id());
+			merged.add(instance == null ? change : new Change(change.before(), instance));
 		}
-		return forced;
+		shared.forEach((id, instance) -> {
+			if (merged.stream().noneMatch(change -> change.id().equals(id))) {
+				merged.add(new Change(before.get(id), instance));
+			}
+		});
+		List<Instance> unshared = after.values()
+			.stream()
+			.sorted((a, b) -> a.id().value().compareTo(b.id().value()))
+			.toList();
+		return new Shares(unshared, moves, merged);
 	}
 
-	private static UnroutableBudget.Member member(Instance instance) {
-		return new UnroutableBudget.Member(instance.id().value(), instance.zone(), instance.nominalWeight().value(),
-				instance.heldOut(), instance.holding());
+	/**
+	 * Judges what keeping a shift's shares moves, as a move
+	 * ({@link UnroutableBudget#moved}): it may shift weight between members that serve,
+	 * but an action whose share changes would leave more capacity out (a member warming
+	 * up given more weight than its ramp serves yet) is held to the budget like the
+	 * action itself.
+	 * @return whether force passed a breach
+	 */
+	private boolean guardShares(Shares shares) {
+		WritePath path = service.path();
+		Admission admission = Admission.judge(shares.unshared(), shares.moves(), guard.guarded(), true, List.of(),
+				service.settings(), List.of(), path.now(), path.capacityWindow());
+		return path.guard().answer(service, admission, guard);
+	}
+
+	/**
+	 * A shift's shares kept over a set of changes.
+	 *
+	 * @param unshared the instances as the changes leave them, sorted by id
+	 * @param moves what keeping the shares changes from there
+	 * @param merged the changes with the shares kept, as they are stored
+	 */
+	private record Shares(List<Instance> unshared, List<Change> moves, List<Change> merged) {
 	}
 
 	private Instance store(Change change) {
@@ -147,59 +198,6 @@ public final class Changes {
 			return renewed;
 		}
 		return path.save(change.after());
-	}
-
-	private record Change(Instance before, Instance after) {
-
-		InstanceId id() {
-			return before != null ? before.id() : after.id();
-		}
-
-		/**
-		 * Whether it may raise the unroutable share of some scope, so the guard must see
-		 * it: it holds the instance out, lowers its weight, moves it to another zone, or
-		 * raises the weight of an instance held out. A removal does not count (the
-		 * instance is leaving), nor a new instance in rotation, which only adds capacity.
-		 */
-		boolean affectsBudget() {
-			if (after == null) {
-				return false;
-			}
-			// An ejection (a registration that reports itself critical, ReportedHealth)
-			// is bounded by the ejection cap, as lease expiry's is, not by the guard.
-			if (before == null) {
-				return after.heldOutByAction();
-			}
-			int was = before.nominalWeight().value();
-			int is = after.nominalWeight().value();
-			return !Objects.equals(after.zone(), before.zone()) || (after.heldOutByAction() && !before.heldOut())
-					|| is < was || (after.heldOut() && is > was);
-		}
-
-		/**
-		 * Whether it lowers the capacity of some scope: its weight, its zone or removal.
-		 */
-		boolean takesCapacity() {
-			return before != null && before.nominalWeight().value() > 0
-					&& (after == null || after.nominalWeight().value() < before.nominalWeight().value()
-							|| !Objects.equals(after.zone(), before.zone()));
-		}
-
-		/** What it took, in words for the peak it leaves; empty when it took nothing. */
-		Optional<String> describe() {
-			if (!takesCapacity()) {
-				return Optional.empty();
-			}
-			if (after == null) {
-				return Optional.of(before.id() + " removed");
-			}
-			if (!Objects.equals(after.zone(), before.zone())) {
-				return Optional.of("%s moved from zone %s to %s".formatted(before.id(), before.zone(), after.zone()));
-			}
-			return Optional.of("%s's weight lowered from %d to %d".formatted(before.id(),
-					before.nominalWeight().value(), after.nominalWeight().value()));
-		}
-
 	}
 
 }

@@ -65,7 +65,7 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 	 * {@code current}: renewed and passing, its mode and ramp carried over; the nominal
 	 * weight remembers the last positive weight when the registrant sets 0.
 	 */
-	static Instance registered(ServiceName service, InstanceId id, String address, Port port, String zone,
+	public static Instance registered(ServiceName service, InstanceId id, String address, Port port, String zone,
 			Weight weight, Metadata metadata, Tags tags, LeaseTtl leaseTtl, Instant renewedAt, Instance current) {
 		if (current == null) {
 			return new Instance(service, id, address, port, zone, weight, weight, weight, Mode.SERVING, null,
@@ -78,7 +78,7 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 	}
 
 	/** This instance after an operator's edit of its zone, weight, metadata and tags. */
-	Instance edited(String newZone, Weight newWeight, Metadata newMetadata, Tags newTags) {
+	public Instance edited(String newZone, Weight newWeight, Metadata newMetadata, Tags newTags) {
 		Instance weighted = withWeight(newWeight);
 		return new Instance(service, id, address, port, newZone, newWeight, weighted.effectiveWeight,
 				weighted.nominalWeight, mode, detail, health, ejected, newMetadata, newTags, leaseTtl, lastRenewedAt,
@@ -158,25 +158,48 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 	}
 
 	/**
+	 * What of its nominal weight it serves, as the guard and the ejection cap count it:
+	 * nothing while it is held out (a drain counts whole from its start), else its
+	 * effective weight, which a warm-up has not yet brought up to its configured weight.
+	 */
+	public int serving() {
+		return heldOut() ? 0 : Math.min(effectiveWeight.value(), nominalWeight.value());
+	}
+
+	/**
 	 * Whether an operator action or a weight held at 0 by hand keeps it out of rotation.
 	 */
-	boolean heldOutByAction() {
+	public boolean heldOutByAction() {
 		return mode == Mode.DRAINING || mode == Mode.DRAINED || mode == Mode.MAINTENANCE
 				|| NominalWeight.heldAtZero(weight, nominalWeight);
 	}
 
-	/** Why {@link #heldOut()} holds it out, and until when, in words for refusals. */
-	String holding() {
+	/**
+	 * Why it does not serve all its nominal weight ({@link #serving()}), and until when,
+	 * in words for refusals; null when it does.
+	 * @param now the time of the refusal: an ejected instance whose lease still runs was
+	 * ejected by a failing check or report, not by its lease
+	 */
+	String holding(Instant now) {
 		if (ejected) {
-			return "ejected: its lease expired at " + leaseExpiresAt();
+			return leaseExpiresAt().isAfter(now)
+					? "ejected: a check or the instance reports it critical (its lease runs until %s)"
+						.formatted(leaseExpiresAt())
+					: "ejected: its lease expired at " + leaseExpiresAt();
 		}
 		return switch (mode) {
 			case DRAINING -> "draining";
 			case DRAINED -> "drained";
 			case MAINTENANCE ->
 				detail != null && detail.until() != null ? "in maintenance until " + detail.until() : "in maintenance";
-			default -> NominalWeight.heldAtZero(weight, nominalWeight) ? "held at weight 0" : null;
+			case SERVING, WARMING -> NominalWeight.heldAtZero(weight, nominalWeight) ? "held at weight 0"
+					: serving() < nominalWeight.value() ? warming() : null;
 		};
+	}
+
+	private String warming() {
+		String ends = detail != null && detail.until() != null ? ", its ramp ends at " + detail.until() : "";
+		return "warming up: serves %d of %d%s".formatted(serving(), nominalWeight.value(), ends);
 	}
 
 	/** Whether the parts of the instance that clients see differ, lease times aside. */

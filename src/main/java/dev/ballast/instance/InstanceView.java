@@ -21,13 +21,13 @@ public record InstanceView(@Schema(example = "payments") String service, @Schema
 		@Schema(example = "az-1",
 				description = "Failure domain; absent when the instance has none") @JsonInclude(JsonInclude.Include.NON_NULL) String zone,
 		@Schema(description = "Configured weight") Weight weight,
-		@Schema(description = "The weight balancers must use: configured weight after mode ramps, maintenance and health") Weight effectiveWeight,
+		@Schema(description = "The weight balancers must use: configured weight after mode ramps, maintenance and health, never above the configured weight") Weight effectiveWeight,
 		@Schema(description = "effectiveWeight > 0 and the instance may receive traffic") boolean routable, Mode mode,
 		@Schema(description = "The operator's reason for maintenance; absent otherwise",
 				example = "kernel upgrade") @JsonInclude(JsonInclude.Include.NON_NULL) String modeReason,
-		@Schema(description = "When the registry ends the mode by itself: the end of maintenance, or while DRAINING "
-				+ "the time the drain completes at the latest (ballast.drain.confirm-timeout after its weight reaches 0); "
-				+ "absent when it does not") @JsonInclude(JsonInclude.Include.NON_NULL) Instant modeUntil,
+		@Schema(description = "When the registry ends the mode by itself: the end of maintenance, while WARMING "
+				+ "the time the ramp reaches the configured weight, or while DRAINING the time the drain completes at "
+				+ "the latest (ballast.drain.confirm-timeout after its weight reaches 0); absent when it does not") @JsonInclude(JsonInclude.Include.NON_NULL) Instant modeUntil,
 		@Schema(description = "While DRAINING: the live subscribers that have not yet acknowledged weight 0, which "
 				+ "the drain waits for until modeUntil. Once DRAINED: those that had not when the confirmation timed "
 				+ "out. Absent when there are none") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> unconfirmedSubscribers,

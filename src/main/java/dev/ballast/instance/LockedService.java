@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.ballast.web.NotFoundException;
+import dev.ballast.weight.CapacityPeak;
+import dev.ballast.weight.UnroutableBudget;
 
 /**
  * A service whose row this transaction holds, with the instances it read. Writers of the
@@ -61,6 +63,24 @@ public final class LockedService {
 		read.values().forEach(found -> found.ifPresent(all::add));
 		all.sort((a, b) -> a.id().value().compareTo(b.id().value()));
 		return all;
+	}
+
+	/**
+	 * The service's base in the guard's budget now: its capacity (the sum of its
+	 * instances' nominal weights), or the highest service-wide peak that still counts
+	 * above it ({@link dev.ballast.weight.UnroutableBudget}). The ejection cap counts
+	 * against it, as the guard does.
+	 */
+	public long base() {
+		long capacity = instances().stream().mapToLong(instance -> instance.nominalWeight().value()).sum();
+		long peak = path.peaks()
+			.live(name(), path.now())
+			.stream()
+			.filter(live -> live.scope().equals(UnroutableBudget.SERVICE))
+			.mapToLong(CapacityPeak::capacity)
+			.max()
+			.orElse(0);
+		return Math.max(capacity, peak);
 	}
 
 	/** Starts a set of changes, committed together by {@link Changes#commit()}. */

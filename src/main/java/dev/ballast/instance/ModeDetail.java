@@ -7,8 +7,9 @@ import java.util.List;
  * Why an instance is in its mode, until when, and which subscribers a drain waits for.
  *
  * @param reason the operator's reason for maintenance, or null
- * @param until when the registry ends the mode by itself: the end of maintenance, or the
- * time a drain completes at the latest (its confirmation timeout); null when it does not
+ * @param until when the registry ends the mode by itself: the end of maintenance, the end
+ * of a warm-up's ramp, or the time a drain completes at the latest (its confirmation
+ * timeout); null when it does not
  * @param unconfirmedSubscribers while DRAINING, the subscribers that have not yet
  * acknowledged weight 0, which the drain waits for until {@code until}; once DRAINED,
  * those that had not when the confirmation timed out; empty otherwise
@@ -32,6 +33,11 @@ public record ModeDetail(String reason, Instant until, List<String> unconfirmedS
 	 */
 	public static ModeDetail awaiting(List<String> subscribers, Instant deadline) {
 		return subscribers.isEmpty() ? null : new ModeDetail(null, deadline, subscribers);
+	}
+
+	/** A warm-up that reaches the configured weight at {@code until}. */
+	public static ModeDetail warming(Instant until) {
+		return new ModeDetail(null, until, List.of());
 	}
 
 	public static ModeDetail unconfirmed(List<String> subscribers) {

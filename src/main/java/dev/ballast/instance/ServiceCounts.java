@@ -12,8 +12,8 @@ package dev.ballast.instance;
  * @param ejected instances lease expiry made unroutable
  * @param held expired instances the ejection cap keeps routable
  * @param ejectedWeight sum of the nominal weights of ejected instances
- * @param unroutableWeight sum of the nominal weights of instances held out of rotation,
- * as the guard counts them ({@link Instance#heldOut()})
+ * @param unroutableWeight the nominal weight that does not serve, as the guard counts it:
+ * each instance's nominal weight less what it serves ({@link Instance#serving()})
  * @param guardBase the service scope's base in the guard: its nominal weight, or the
  * capacity it had within the window when that was higher
  * ({@link dev.ballast.weight.UnroutableBudget})

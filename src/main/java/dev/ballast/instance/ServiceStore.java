@@ -33,6 +33,12 @@ class ServiceStore {
 	private static final String HELD_OUT = "(ejected OR mode IN ('DRAINING', 'DRAINED', 'MAINTENANCE') "
 			+ "OR (weight = 0 AND nominal_weight > 0))";
 
+	/**
+	 * What an instance serves in the guard's budget ({@link Instance#serving()}), as SQL.
+	 */
+	private static final String SERVING = "CASE WHEN " + HELD_OUT
+			+ " THEN 0 ELSE least(effective_weight, nominal_weight) END";
+
 	/** Each service's last revision handed out in a group's transaction. */
 	private static final CommitBatch.Rows REVISIONS = new CommitBatch.Rows(3, """
 			UPDATE service SET revision = r.revision, updated_at = now()
@@ -169,8 +175,9 @@ class ServiceStore {
 	}
 
 	/**
-	 * Every service's line. The unroutable weight counts what {@link Instance#heldOut()}
-	 * counts; the release under way is read from the release table in the same snapshot.
+	 * Every service's line. The unroutable weight is the base less what serves
+	 * ({@link Instance#serving()}); the release under way is read from the release table
+	 * in the same snapshot.
 	 */
 	List<ServiceSummary> summaries() {
 		return jdbc.sql("""
@@ -186,14 +193,14 @@ class ServiceStore {
 				       count(i.id) FILTER (WHERE i.mode = 'MAINTENANCE') AS maintenance,
 				       coalesce(sum(i.effective_weight), 0) AS total_effective_weight,
 				       %1$s AS nominal_weight,
-				       %1$s - coalesce(sum(i.nominal_weight) FILTER (WHERE NOT %2$s), 0) AS unroutable_weight,
+				       %1$s - coalesce(sum(%2$s), 0) AS unroutable_weight,
 				       (SELECT r.id FROM release r
 				         WHERE r.service = s.name AND r.state IN ('ACTIVE', 'PAUSED')) AS release_under_way,
 				       ARRAY(SELECT DISTINCT t.tag COLLATE "C" FROM instance t_i, unnest(t_i.tags) AS t(tag)
 				              WHERE t_i.service = s.name ORDER BY 1) AS tags
 				  FROM service s LEFT JOIN instance i ON i.service = s.name
 				 GROUP BY s.name, s.revision, s.max_unroutable_percent, s.max_unroutable_count, s.weight_policy
-				 ORDER BY s.name""".formatted(BASE.formatted("s.name"), HELD_OUT))
+				 ORDER BY s.name""".formatted(BASE.formatted("s.name"), SERVING))
 			.params(Timestamp.from(clock.instant()), Timestamp.from(clock.instant()))
 			.query((rs, row) -> new ServiceSummary(rs.getString("name"), rs.getInt("instances"), rs.getInt("routable"),
 					rs.getInt("passing"), rs.getInt("critical"), rs.getInt("held"), rs.getInt("ejected"),
@@ -233,9 +240,9 @@ class ServiceStore {
 				       count(*) FILTER (WHERE ejected) AS ejected,
 				       count(*) FILTER (WHERE health = 'CRITICAL' AND NOT ejected) AS held,
 				       coalesce(sum(nominal_weight) FILTER (WHERE ejected), 0) AS ejected_weight,
-				       coalesce(sum(nominal_weight) FILTER (WHERE %s), 0) AS unroutable_weight,
+				       coalesce(sum(nominal_weight - %s), 0) AS unroutable_weight,
 				       %s AS guard_base
-				  FROM instance i WHERE service = ?""".formatted(HELD_OUT, BASE.formatted("?")))
+				  FROM instance i WHERE service = ?""".formatted(SERVING, BASE.formatted("?")))
 			.params(name.value(), Timestamp.from(clock.instant()), name.value())
 			.query((rs, row) -> new ServiceCounts(rs.getInt("instances"), rs.getInt("routable"), rs.getInt("passing"),
 					rs.getInt("critical"), rs.getLong("nominal_weight"), rs.getLong("total_effective_weight"),

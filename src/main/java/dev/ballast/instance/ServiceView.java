@@ -24,9 +24,10 @@ record ServiceView(@Schema(example = "payments") String name, WeightPolicy weigh
 				+ "capacity window when that was higher (a weight lowered, an instance deregistered). "
 				+ "maxUnroutable is counted against it", minimum = "0") long nominalWeight,
 		@Schema(description = "Sum of effective weights", minimum = "0") long totalEffectiveWeight,
-		@Schema(description = "The base less the nominal weight of the instances in rotation: what is held out "
-				+ "(draining, drained, in maintenance, held at weight 0 by hand, or ejected) and capacity that left "
-				+ "within the window; the guard's budget in use", minimum = "0") long unroutableWeight,
+		@Schema(description = "The base less what serves: what is held out (draining, drained, in maintenance, "
+				+ "held at weight 0 by hand, or ejected), what a warm-up has not yet given back, and capacity that "
+				+ "left within the window; the budget in use, of operators and of health ejections alike",
+				minimum = "0") long unroutableWeight,
 		EjectionView ejection) {
 
 	static ServiceView of(ServiceSettings settings, ServiceCounts counts) {
@@ -38,14 +39,17 @@ record ServiceView(@Schema(example = "payments") String name, WeightPolicy weigh
 	}
 
 	/**
-	 * The ejection budget (self-preservation): how much weight lease expiry may still
-	 * make unroutable.
+	 * The ejection budget (self-preservation): how much more health ejections (a lease
+	 * run out, a failing check or report) may take out of rotation, counted with what is
+	 * already out for any reason ({@link dev.ballast.weight.EjectionCap}).
 	 *
-	 * @param allowanceWeight maxEjectionPercent of the nominal weight, rounded down
-	 * @param ejectedWeight nominal weight of the instances expiry made unroutable
-	 * @param remainingWeight what expiry may still take away
-	 * @param ejected instances expiry made unroutable
-	 * @param held expired instances kept routable by the cap
+	 * @param allowanceWeight maxEjectionPercent of the base, rounded down: the most that
+	 * may be out after an ejection
+	 * @param ejectedWeight nominal weight of the instances health ejected
+	 * @param remainingWeight what an ejection may still take: the allowance less what is
+	 * out (unroutableWeight)
+	 * @param ejected instances health made unroutable
+	 * @param held critical instances kept routable by the cap
 	 */
 	@Schema(name = "EjectionBudget")
 	public record EjectionView(@Schema(minimum = "0") long allowanceWeight, @Schema(minimum = "0") long ejectedWeight,
@@ -53,9 +57,9 @@ record ServiceView(@Schema(example = "payments") String name, WeightPolicy weigh
 			@Schema(minimum = "0") int held) {
 
 		static EjectionView of(ServiceSettings settings, ServiceCounts counts) {
-			long allowance = Share.of(counts.nominalWeight(), settings.maxEjectionPercent());
-			return new EjectionView(allowance, counts.ejectedWeight(), Math.max(0, allowance - counts.ejectedWeight()),
-					counts.ejected(), counts.held());
+			long allowance = Share.of(counts.guardBase(), settings.maxEjectionPercent());
+			return new EjectionView(allowance, counts.ejectedWeight(),
+					Math.max(0, allowance - counts.guardUnroutable()), counts.ejected(), counts.held());
 		}
 
 	}

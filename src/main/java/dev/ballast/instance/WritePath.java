@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -54,9 +55,16 @@ public class WritePath {
 
 	private final GuardSettings guardSettings;
 
+	private final ObjectProvider<ShiftShares> shiftShares;
+
+	/** Resolved at the first write, as the followers are. */
+	private volatile ShiftShares shift;
+
 	WritePath(ServiceStore services, InstanceStore instances, BudgetGuard guard,
 			ObjectProvider<Changed> changeFollowers, AuditTrail audit, Clock clock, GroupCommit groups,
-			WriteBehind behind, RowStatements statements, CapacityPeaks peaks, GuardSettings guardSettings) {
+			WriteBehind behind, RowStatements statements, CapacityPeaks peaks, GuardSettings guardSettings,
+			ObjectProvider<ShiftShares> shiftShares) {
+		this.shiftShares = shiftShares;
 		this.statements = statements;
 		this.peaks = peaks;
 		this.guardSettings = guardSettings;
@@ -196,6 +204,27 @@ public class WritePath {
 
 	Duration capacityWindow() {
 		return guardSettings.capacityWindow();
+	}
+
+	/** Whether a traffic shift is under way in the service ({@link ShiftShares}). */
+	boolean sharing(LockedService service) {
+		ShiftShares rule = shiftShares();
+		return rule != null && rule.underWay(service);
+	}
+
+	/** What a traffic shift under way changes besides ({@link ShiftShares}). */
+	Map<InstanceId, Instance> shares(LockedService service, Map<InstanceId, Instance> before,
+			Map<InstanceId, Instance> after) {
+		return shiftShares().shares(service, before, after);
+	}
+
+	private ShiftShares shiftShares() {
+		ShiftShares rule = shift;
+		if (rule == null) {
+			rule = shiftShares.getIfAvailable();
+			shift = rule;
+		}
+		return rule;
 	}
 
 	Instant now() {

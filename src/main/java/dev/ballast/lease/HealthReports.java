@@ -17,6 +17,7 @@ import dev.ballast.instance.LockedService;
 import dev.ballast.instance.Mode;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.instance.WritePath;
+import dev.ballast.weight.EjectionCap;
 import dev.ballast.weight.Weight;
 
 import org.springframework.stereotype.Component;
@@ -141,11 +142,11 @@ public class HealthReports {
 		Stream<Instance> others = locked.instances().stream().filter(instance -> !instance.id().equals(target.id()));
 		List<EjectionCap.Member> members = Stream.concat(others, Stream.of(target))
 			.map(instance -> new EjectionCap.Member(instance.id().value(), instance.nominalWeight().value(),
-					instance.routable(), instance == target ? now : instance.leaseExpiresAt(),
+					instance.serving(), instance.routable(), instance == target ? now : instance.leaseExpiresAt(),
 					instance == target || instance.health() == Health.CRITICAL, instance.ejected()))
 			.toList();
 		// Only this instance is decided here; the sweep decides the others as before.
-		return EjectionCap.decide(members, locked.settings().maxEjectionPercent())
+		return EjectionCap.decide(members, locked.base(), locked.settings().maxEjectionPercent())
 			.eject()
 			.contains(target.id().value());
 	}

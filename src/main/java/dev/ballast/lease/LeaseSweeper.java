@@ -24,6 +24,7 @@ import dev.ballast.instance.Guard;
 import dev.ballast.instance.LockedService;
 import dev.ballast.instance.WritePath;
 import dev.ballast.instance.ServiceName;
+import dev.ballast.weight.EjectionCap;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import org.slf4j.Logger;
@@ -108,7 +109,7 @@ class LeaseSweeper {
 		}
 		List<Instance> instances = locked.get().instances();
 		EjectionCap.Decision decision = EjectionCap.decide(
-				instances.stream().map(instance -> member(instance, judgedAt)).toList(),
+				instances.stream().map(instance -> member(instance, judgedAt)).toList(), locked.get().base(),
 				locked.get().settings().maxEjectionPercent());
 		// Expiry is the registry's own act, capped by the ejection cap rather than by the
 		// operators' unroutable budget.
@@ -159,17 +160,17 @@ class LeaseSweeper {
 		// holds.
 		if (count > 0 && count != before) {
 			log.warn(
-					"Ejection cap of service {} holds {} expired instances routable {}: expiry may take away {} of "
-							+ "its weight and has taken {}",
-					service, count, decision.held(), decision.allowance(), decision.ejectedWeight());
+					"Ejection cap of service {} holds {} expired instances routable {}: ejections may leave {} of its "
+							+ "capacity out, and {} is out",
+					service, count, decision.held(), decision.allowance(), decision.out());
 		}
 	}
 
 	private EjectionCap.Member member(Instance instance, Instant judgedAt) {
 		Lease lease = lease(instance);
-		return new EjectionCap.Member(instance.id().value(), instance.nominalWeight().value(), instance.routable(),
-				lease.expiresAt(), instance.health() == Health.CRITICAL || lease.expiredAt(judgedAt),
-				instance.ejected());
+		return new EjectionCap.Member(instance.id().value(), instance.nominalWeight().value(), instance.serving(),
+				instance.routable(), lease.expiresAt(),
+				instance.health() == Health.CRITICAL || lease.expiredAt(judgedAt), instance.ejected());
 	}
 
 	private static Lease lease(Instance instance) {

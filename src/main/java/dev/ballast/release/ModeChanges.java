@@ -100,8 +100,8 @@ class ModeChanges {
 		targets.forEach(target -> results.put(target.id().value(), InstanceView.of(target)));
 		for (Instance target : starting) {
 			ScheduledStep step = new ScheduledStep(service.value(), target.id().value(), ScheduledStep.Kind.DRAIN,
-					target.effectiveWeight().value(), now, duration, settings.stepInterval(), null, deadline, null,
-					now);
+					target.effectiveWeight().value(), now, duration, settings.stepInterval(), null, deadline, null, now,
+					target.weight().value());
 			results.put(target.id().value(),
 					InstanceView.of(steps.advance(locked, step, committed.stored(target.id()), now)));
 		}
@@ -124,15 +124,16 @@ class ModeChanges {
 		Instance target = locked.instance(id);
 		Duration warmup = request.warmupSeconds() == null ? settings.defaultWarmup()
 				: Duration.ofSeconds(request.warmupSeconds());
+		Instant now = clock.instant();
 		Committed committed = locked.changes(Guard.none())
 			.put(target,
-					target.mode() == Mode.SERVING || target.mode() == Mode.WARMING ? target : serving(target, warmup))
+					target.mode() == Mode.SERVING || target.mode() == Mode.WARMING ? target
+							: serving(target, warmup, now))
 			.commit();
 		Instance served = committed.stored(id);
 		if (served.mode() == Mode.WARMING && target.mode() != Mode.WARMING) {
-			Instant now = clock.instant();
 			served = steps.advance(locked, new ScheduledStep(service.value(), id.value(), ScheduledStep.Kind.WARM, 1,
-					now, warmup, settings.stepInterval(), null, null, null, now), served, now);
+					now, warmup, settings.stepInterval(), null, null, null, now, served.weight().value()), served, now);
 		}
 		InstanceView view = InstanceView.of(served);
 		committed.audit(AuditEntry.of(Action.INSTANCE_SERVE, service.value(), id.value(), InstanceView.of(target), view)
@@ -141,12 +142,12 @@ class ModeChanges {
 	}
 
 	/** The instance back in rotation: at once, or warming up from weight 1. */
-	private Instance serving(Instance target, Duration warmup) {
+	private Instance serving(Instance target, Duration warmup, Instant now) {
 		schedule.remove(target.service().value(), target.id().value());
 		if (warmup.isZero() || target.weight().value() == 0) {
 			return target.inMode(Mode.SERVING, target.weight(), null);
 		}
-		return target.inMode(Mode.WARMING, Weight.of(1), null);
+		return target.inMode(Mode.WARMING, Weight.of(1), ModeDetail.warming(now.plus(warmup)));
 	}
 
 	/** Takes an instance out at once, for a reason, optionally until a time. */
@@ -168,7 +169,7 @@ class ModeChanges {
 			schedule.remove(service.value(), id.value());
 			if (request.until() != null) {
 				schedule.put(new ScheduledStep(service.value(), id.value(), ScheduledStep.Kind.END_MAINTENANCE, 0, now,
-						Duration.ZERO, settings.stepInterval(), null, null, null, request.until()));
+						Duration.ZERO, settings.stepInterval(), null, null, null, request.until(), null));
 			}
 		}
 		InstanceView view = InstanceView.of(committed.stored(id));

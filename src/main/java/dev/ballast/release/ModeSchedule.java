@@ -44,18 +44,18 @@ class ModeSchedule {
 	void put(ScheduledStep step) {
 		jdbc.sql("""
 				INSERT INTO mode_schedule (service, instance_id, kind, ramp_from, started_at, duration_ms, step_ms,
-				                           zero_revision, confirm_deadline, awaiting, due_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?)
+				                           zero_revision, confirm_deadline, awaiting, due_at, planned_weight)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?)
 				ON CONFLICT (service, instance_id) DO UPDATE SET
 				       kind = EXCLUDED.kind, ramp_from = EXCLUDED.ramp_from, started_at = EXCLUDED.started_at,
 				       duration_ms = EXCLUDED.duration_ms, step_ms = EXCLUDED.step_ms,
 				       zero_revision = EXCLUDED.zero_revision, confirm_deadline = EXCLUDED.confirm_deadline,
 				       awaiting = EXCLUDED.awaiting,
-				       due_at = EXCLUDED.due_at""")
+				       due_at = EXCLUDED.due_at, planned_weight = EXCLUDED.planned_weight""")
 			.params(step.service(), step.instanceId(), step.kind().name(), step.rampFrom(),
 					Timestamp.from(step.startedAt()), step.duration().toMillis(), step.step().toMillis(),
 					step.zeroRevision(), step.confirmDeadline() == null ? null : Timestamp.from(step.confirmDeadline()),
-					textArray(step.awaiting()), Timestamp.from(step.dueAt()))
+					textArray(step.awaiting()), Timestamp.from(step.dueAt()), step.plannedWeight())
 			.update();
 	}
 
@@ -73,7 +73,8 @@ class ModeSchedule {
 				ScheduledStep.Kind.valueOf(rs.getString("kind")), rs.getInt("ramp_from"),
 				rs.getTimestamp("started_at").toInstant(), Duration.ofMillis(rs.getLong("duration_ms")),
 				Duration.ofMillis(rs.getLong("step_ms")), zeroRevision, deadline == null ? null : deadline.toInstant(),
-				awaiting(rs.getArray("awaiting")), rs.getTimestamp("due_at").toInstant());
+				awaiting(rs.getArray("awaiting")), rs.getTimestamp("due_at").toInstant(),
+				rs.getObject("planned_weight", Integer.class));
 	}
 
 	private static List<String> awaiting(Array array) throws SQLException {

@@ -22,8 +22,10 @@ import org.springframework.stereotype.Component;
  * Applies what is due for one locked instance (a ramp step, a drain confirmation, the end
  * of maintenance) and stores the next step, or removes it when the mode is reached. Each
  * step is computed from the time since the ramp started, so applying it twice changes
- * nothing the second time. The steps are the registry's own: the guard admitted the mode
- * when the operator asked for it.
+ * nothing the second time. A ramp whose configured weight changed since it was planned is
+ * planned again from the effective weight of the moment
+ * ({@link ScheduledStep#replanned}). The steps are the registry's own: the guard admitted
+ * the mode when the operator asked for it.
  */
 @Component
 class ModeSteps {
@@ -57,15 +59,16 @@ class ModeSteps {
 		if (instance.mode() != Mode.DRAINING) {
 			return abandon(step, instance);
 		}
-		Ramp ramp = step.ramp(Weight.ZERO);
-		Duration elapsed = step.elapsed(now);
-		Instance stored = store(locked, instance,
-				instance.inMode(Mode.DRAINING, ramp.at(elapsed), awaiting(instance.service(), step.confirmDeadline())));
+		ScheduledStep planned = step.replanned(instance.weight(), instance.effectiveWeight(), Weight.ZERO, now);
+		Ramp ramp = planned.ramp(Weight.ZERO);
+		Duration elapsed = planned.elapsed(now);
+		Instance stored = store(locked, instance, instance.inMode(Mode.DRAINING, ramp.at(elapsed),
+				awaiting(instance.service(), planned.confirmDeadline())));
 		if (ramp.finished(elapsed)) {
 			List<String> live = subscribers.unconfirmed(instance.service(), stored.revision());
-			return confirm(locked, step.confirming(stored.revision(), live, now), stored, now);
+			return confirm(locked, planned.confirming(stored.revision(), live, now), stored, now);
 		}
-		schedule.put(step.dueAt(step.startedAt().plus(ramp.nextStepAfter(elapsed))));
+		schedule.put(planned.dueAt(planned.startedAt().plus(ramp.nextStepAfter(elapsed))));
 		return stored;
 	}
 
@@ -108,14 +111,16 @@ class ModeSteps {
 		if (instance.mode() != Mode.WARMING) {
 			return abandon(step, instance);
 		}
-		Ramp ramp = step.ramp(instance.weight());
-		Duration elapsed = step.elapsed(now);
+		ScheduledStep planned = step.replanned(instance.weight(), instance.effectiveWeight(), instance.weight(), now);
+		Ramp ramp = planned.ramp(instance.weight());
+		Duration elapsed = planned.elapsed(now);
 		if (ramp.finished(elapsed)) {
 			schedule.remove(step.service(), step.instanceId());
 			return store(locked, instance, instance.inMode(Mode.SERVING, instance.weight(), null));
 		}
-		Instance stored = store(locked, instance, instance.inMode(Mode.WARMING, ramp.at(elapsed), null));
-		schedule.put(step.dueAt(step.startedAt().plus(ramp.nextStepAfter(elapsed))));
+		Instance stored = store(locked, instance,
+				instance.inMode(Mode.WARMING, ramp.at(elapsed), ModeDetail.warming(planned.endsAt())));
+		schedule.put(planned.dueAt(planned.startedAt().plus(ramp.nextStepAfter(elapsed))));
 		return stored;
 	}
 

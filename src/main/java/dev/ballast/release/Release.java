@@ -15,8 +15,10 @@ import dev.ballast.weight.Weight;
  * @param to selector of the group taking it
  * @param fromIds the instances of {@code from} when it started
  * @param toIds the instances of {@code to} when it started
- * @param original every group member's configured weight before the release
- * @param totalWeight the two groups' total effective weight when it started
+ * @param original every group member's configured weight before the release, or the
+ * weight set by hand on it since (what abort restores, and its share's basis)
+ * @param totalWeight the weight that serves, which the two groups share
+ * ({@link dev.ballast.weight.ShiftWeights})
  * @param steps percentages of the total for {@code to}
  * @param stepIntervalSeconds seconds between automatic steps, 0 for manual
  * @param step index of the current step
@@ -56,6 +58,11 @@ record Release(long id, String service, Map<String, String> from, Map<String, St
 	Release at(int newStep, State newState, String reason, Instant next) {
 		return new Release(id, service, from, to, fromIds, toIds, original, totalWeight, steps, stepIntervalSeconds,
 				newStep, newState, reason, next, createdAt);
+	}
+
+	Release sharing(Map<String, Weight> newOriginal, long newTotal) {
+		return new Release(id, service, from, to, fromIds, toIds, Map.copyOf(newOriginal), newTotal, steps,
+				stepIntervalSeconds, step, state, stateReason, nextStepAt, createdAt);
 	}
 
 }

@@ -42,9 +42,10 @@ class ReleaseController {
 	@Operation(operationId = "startRelease", summary = "Start a traffic shift",
 			description = """
 					The `to` group (instances whose metadata contains every pair of the `to` selector) gets steps[0]% of the \
-					two groups' total effective weight at once (rounded down); `from` keeps the rest. Within a group, weights \
-					are shared in proportion to the members' configured weights before the release (largest remainder; a \
-					weight never passes 10000). A canary is a release with small first steps, e.g. [1, 5, 25, 100]. With \
+					weight that serves in the two groups at once (rounded down; members held out count 0 on their side and \
+					keep their weight); `from` keeps the rest, and the shares stay exact while members leave or rejoin \
+					rotation. Within a group, weights are shared in proportion to the members' configured weights before the \
+					release (largest remainder; a weight never passes 10000). A canary is a release with small first steps, e.g. [1, 5, 25, 100]. With \
 					stepIntervalSeconds, it advances by itself. Every step is guarded: the to group must carry its share of the \
 					from group's nominal weight (their weights before the release) with its members that can take traffic; \
 					what it cannot carry counts against maxUnroutablePercent (409 unless force). Going to 100% thus needs the \
@@ -109,13 +110,17 @@ class ReleaseController {
 
 	@PostMapping("/v1/services/{service}/releases/{id}/abort")
 	@Operation(operationId = "abortRelease",
-			summary = "Abort: restore every weight exactly as before, in one transaction")
+			summary = "Abort: restore every weight as before the release, in one transaction",
+			description = """
+					Every member gets back its weight from before the release (or the weight set by hand on it since). 					Guarded like every action: weight given back to members that cannot serve it (in maintenance, 					draining, ejected) is capacity out of rotation, refused with 409 past maxUnroutable unless 					?force=true.""")
 	@ApiResponse(responseCode = "200", description = "The aborted release")
-	@ApiResponse(responseCode = "409", description = "The release is already over",
+	@ApiResponse(responseCode = "409",
+			description = "The release is already over, or restoring its weights would break the unroutable budget",
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = Problem.class)))
-	ReleaseView abort(@PathVariable String service, @PathVariable String id) {
-		return releases.abort(ServiceName.of(service), releaseId(id));
+	ReleaseView abort(@PathVariable String service, @PathVariable String id, @RequestParam(name = "force",
+			required = false) @Parameter(description = ForceParameter.DESCRIPTION) String force) {
+		return releases.abort(ServiceName.of(service), releaseId(id), ForceParameter.parse(force));
 	}
 
 	/** Release ids are numbers; anything else names no release. */

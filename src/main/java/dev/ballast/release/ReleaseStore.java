@@ -72,9 +72,11 @@ class ReleaseStore {
 
 	void update(Release release, Instant now) {
 		jdbc.update("""
-				UPDATE release SET step = ?, state = ?, state_reason = ?, next_step_at = ?, updated_at = ?
+				UPDATE release SET step = ?, state = ?, state_reason = ?, next_step_at = ?, original = ?::jsonb,
+				                   total_weight = ?, updated_at = ?
 				 WHERE id = ?""", release.step(), release.state().name(), release.stateReason(),
-				timestamp(release.nextStepAt()), Timestamp.from(now), release.id());
+				timestamp(release.nextStepAt()), json.writeValueAsString(release.original()), release.totalWeight(),
+				Timestamp.from(now), release.id());
 	}
 
 	Optional<Release> find(String service, long id) {

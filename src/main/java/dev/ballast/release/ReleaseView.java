@@ -21,7 +21,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param steps percentages for the to group
  * @param step index of the current step
  * @param percent the to group's current percentage of the total
- * @param totalWeight the total effective weight shared by the two groups
+ * @param totalWeight the weight that serves in the two groups, which they share
  * @param stepIntervalSeconds seconds between automatic steps, 0 for manual
  * @param nextStepAt when it advances by itself
  * @param createdAt when it started

@@ -3,7 +3,6 @@ package dev.ballast.release;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +22,6 @@ import dev.ballast.web.ConflictException;
 import dev.ballast.web.GuardBreachException;
 import dev.ballast.web.InvalidRequestException;
 import dev.ballast.web.NotFoundException;
-import dev.ballast.weight.Apportion;
-import dev.ballast.weight.Share;
 import dev.ballast.weight.UnroutableBudget;
 import dev.ballast.weight.Weight;
 import org.slf4j.Logger;
@@ -35,10 +32,12 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Traffic shifts between two groups of instances. At each step the {@code to} group gets
- * that percentage of the two groups' total effective weight (rounded down; {@code from}
- * keeps the rest, so the total never changes), shared within each group in proportion to
- * the members' configured weights before the release. Weights are set as configured
- * weights, so every step is an ordinary change event; abort puts every one back exactly.
+ * exactly that percentage of the weight that serves in the two groups
+ * ({@link ShiftWeights}), shared within each group in proportion to the members' weights
+ * before the release, and the shares stay exact while members leave or rejoin rotation
+ * ({@link ReleaseShares}). Weights are set as configured weights, so every step is an
+ * ordinary change event; abort puts every one back, guarded like any action that takes
+ * capacity out of rotation.
  */
 @Service
 class Releases {
@@ -53,11 +52,14 @@ class Releases {
 
 	private final Clock clock;
 
-	Releases(WritePath path, ReleaseStore store, AuditTrail audit, Clock clock) {
+	private final ReleaseShares shares;
+
+	Releases(WritePath path, ReleaseStore store, AuditTrail audit, Clock clock, ReleaseShares shares) {
 		this.path = path;
 		this.store = store;
 		this.audit = audit;
 		this.clock = clock;
+		this.shares = shares;
 	}
 
 	@Transactional
@@ -86,16 +88,17 @@ class Releases {
 		long total = 0;
 		Map<String, Weight> original = new LinkedHashMap<>();
 		for (Instance instance : concat(from, to)) {
-			total += instance.effectiveWeight().value();
+			total += instance.heldOut() ? 0 : instance.weight().value();
 			original.put(instance.id().value(), instance.weight());
 		}
 		if (total == 0) {
-			throw new ConflictException("the two groups have no effective weight to shift");
+			throw new ConflictException("the two groups have no weight that serves to shift");
 		}
 		Instant now = clock.instant();
 		int interval = request.stepIntervalSeconds() == null ? 0 : request.stepIntervalSeconds();
 		Release release = store.insert(new Release(0, service.value(), request.from(), request.to(), ids(from), ids(to),
 				original, total, List.copyOf(request.steps()), interval, 0, Release.State.ACTIVE, null, null, now));
+		shares.changed(release);
 		return audited(Action.RELEASE_START, null, moveTo(locked, release, 0, 0, request.force(), now));
 	}
 
@@ -122,12 +125,18 @@ class Releases {
 				moveTo(locked, release, release.percent(), release.steps().size() - 1, force, clock.instant()));
 	}
 
-	/** Puts every weight of both groups back exactly as it was, in one transaction. */
+	/**
+	 * Puts every weight of both groups back as it was before the release (or as it was
+	 * set by hand since), in one transaction. Guarded like every action: weight given
+	 * back to instances held out (in maintenance, draining) would be capacity out of
+	 * rotation.
+	 */
 	@Transactional
-	ReleaseView abort(ServiceName service, long id) {
+	ReleaseView abort(ServiceName service, long id, boolean force) {
 		LockedService locked = path.lock(service);
 		Release release = underWay(service, id);
-		Changes restore = locked.changes(Guard.none()).shifting();
+		Changes restore = locked.changes(Guard.of("aborting release %d".formatted(id), force, Guard.FORCE_PARAMETER))
+			.shifting();
 		for (Instance instance : locked.instances()) {
 			Weight before = release.original().get(instance.id().value());
 			if (before != null) {
@@ -137,6 +146,7 @@ class Releases {
 		Committed restored = restore.commit();
 		Release aborted = release.at(release.step(), Release.State.ABORTED, null, null);
 		store.update(aborted, clock.instant());
+		shares.changed(aborted);
 		log.info("Release {} of {} aborted at {}%: weights restored", id, service, release.percent());
 		return audited(Action.RELEASE_ABORT, release, new Moved(aborted, restored));
 	}
@@ -197,23 +207,29 @@ class Releases {
 		int percent = release.steps().get(step);
 		List<Instance> to = members(locked, release.toIds());
 		List<Instance> from = members(locked, release.fromIds());
-		long toTotal = Share.of(release.totalWeight(), percent);
-		Map<String, Weight> weights = new HashMap<>();
-		split(weights, to, toTotal, release);
-		split(weights, from, release.totalWeight() - toTotal, release);
+		Map<String, Instance> all = new LinkedHashMap<>();
+		concat(from, to).forEach(instance -> all.put(instance.id().value(), instance));
+		ReleaseShares.Shared shared = ReleaseShares.shared(release, all, percent);
 		Changes changes = locked
 			.changes(Guard.of("release %d at %d%%".formatted(release.id(), percent), force, howToForce(percentBefore)))
 			.scope(capacity(release, to, from, percentBefore, percent))
 			.shifting();
-		for (Instance instance : concat(from, to)) {
-			changes.put(instance, instance.shiftedTo(weights.get(instance.id().value())));
+		for (Instance instance : all.values()) {
+			Weight weight = shared.weights().get(instance.id().value());
+			// A member whose weight stays keeps what it stands for: one held at 0 by hand
+			// keeps holding its capacity out.
+			if (!weight.equals(instance.weight())) {
+				changes.put(instance, instance.shiftedTo(weight));
+			}
 		}
 		Committed committed = changes.commit();
 		boolean done = percent == 100;
 		Instant next = done || release.stepIntervalSeconds() == 0 ? null
 				: now.plusSeconds(release.stepIntervalSeconds());
-		Release moved = release.at(step, done ? Release.State.COMPLETED : Release.State.ACTIVE, null, next);
+		Release moved = release.at(step, done ? Release.State.COMPLETED : Release.State.ACTIVE, null, next)
+			.sharing(release.original(), shared.total());
 		store.update(moved, now);
+		shares.changed(moved);
 		return new Moved(moved, committed);
 	}
 
@@ -240,14 +256,6 @@ class Releases {
 		return percentBefore == 0 ? Guard.FORCE_FIELD : Guard.FORCE_PARAMETER;
 	}
 
-	private static void split(Map<String, Weight> weights, List<Instance> group, long total, Release release) {
-		List<Integer> basis = group.stream().map(i -> release.original().get(i.id().value()).value()).toList();
-		List<Weight> parts = Apportion.of(total, basis);
-		for (int i = 0; i < group.size(); i++) {
-			weights.put(group.get(i).id().value(), parts.get(i));
-		}
-	}
-
 	private Release pause(Release release, Instant now) {
 		return pause(release, now, "no instance of the to group can take traffic: " + release.toIds());
 	}
@@ -255,6 +263,7 @@ class Releases {
 	private Release pause(Release release, Instant now, String reason) {
 		Release paused = release.at(release.step(), Release.State.PAUSED, reason, null);
 		store.update(paused, now);
+		shares.changed(paused);
 		log.warn("Release {} of {} paused: {}", release.id(), release.service(), reason);
 		return paused;
 	}

@@ -22,9 +22,12 @@ import dev.ballast.weight.Weight;
  * @param awaiting for {@link Kind#CONFIRM}, the subscribers live when the weight reached
  * 0
  * @param dueAt when the scheduler handles it next
+ * @param plannedWeight the configured weight the ramp was planned with (toward, for a
+ * warm-up; from, for a drain), or null for a row written before it was kept
  */
 record ScheduledStep(String service, String instanceId, Kind kind, int rampFrom, Instant startedAt, Duration duration,
-		Duration step, Long zeroRevision, Instant confirmDeadline, List<String> awaiting, Instant dueAt) {
+		Duration step, Long zeroRevision, Instant confirmDeadline, List<String> awaiting, Instant dueAt,
+		Integer plannedWeight) {
 
 	ScheduledStep {
 		awaiting = awaiting == null ? List.of() : List.copyOf(awaiting);
@@ -55,14 +58,38 @@ record ScheduledStep(String service, String instanceId, Kind kind, int rampFrom,
 		return Duration.between(startedAt, now);
 	}
 
+	/** When the ramp ends. */
+	Instant endsAt() {
+		return startedAt.plus(duration);
+	}
+
 	ScheduledStep dueAt(Instant next) {
 		return new ScheduledStep(service, instanceId, kind, rampFrom, startedAt, duration, step, zeroRevision,
-				confirmDeadline, awaiting, next);
+				confirmDeadline, awaiting, next, plannedWeight);
 	}
 
 	ScheduledStep confirming(long revision, List<String> live, Instant now) {
 		return new ScheduledStep(service, instanceId, Kind.CONFIRM, rampFrom, startedAt, duration, step, revision,
-				confirmDeadline, live, now);
+				confirmDeadline, live, now, plannedWeight);
+	}
+
+	/**
+	 * This ramp planned again at {@code now} when the configured weight is no longer the
+	 * one it was planned with (an edit, or a traffic shift's step, during the ramp): from
+	 * {@code effective}, toward {@code target}, over the time it had left
+	 * ({@link Ramp#rebased}); as it is otherwise.
+	 * @param configured the configured weight now
+	 * @param effective the effective weight now
+	 * @param target where the ramp goes: the configured weight (a warm-up) or 0 (a drain)
+	 */
+	ScheduledStep replanned(Weight configured, Weight effective, Weight target, Instant now) {
+		if (plannedWeight == null || plannedWeight == configured.value()) {
+			return this;
+		}
+		Weight plannedTarget = kind == Kind.WARM ? Weight.of(plannedWeight) : Weight.ZERO;
+		Ramp ramp = ramp(plannedTarget).rebased(elapsed(now), effective, target);
+		return new ScheduledStep(service, instanceId, kind, ramp.from().value(), now, ramp.duration(), step,
+				zeroRevision, confirmDeadline, awaiting, dueAt, configured.value());
 	}
 
 }

@@ -2,8 +2,12 @@ package dev.ballast.weight;
 
 /**
  * The one rule for the weight balancers must use: an instance in rotation gets its
- * configured weight, one ramping (warming up or draining) the weight its ramp last set,
- * and one out of rotation (maintenance, drained, ejected) gets 0.
+ * configured weight, one ramping (warming up or draining) the weight its ramp last set
+ * but never more than its configured weight, and one out of rotation (maintenance,
+ * drained, ejected) gets 0. So {@code 0 <= effective <= configured} holds whatever edit
+ * lands during a ramp: an edit that lowers the weight below what the ramp reached takes
+ * the effective weight down to it at once, and the ramp goes on from there
+ * ({@link Ramp#rebased}).
  */
 public final class EffectiveWeight {
 
@@ -16,7 +20,7 @@ public final class EffectiveWeight {
 		/** Its configured weight. */
 		IN,
 
-		/** What its ramp set. */
+		/** What its ramp set, at most its configured weight. */
 		RAMPING,
 
 		/** Nothing. */
@@ -33,7 +37,7 @@ public final class EffectiveWeight {
 	public static Weight of(Weight configured, Rotation rotation, Weight ramp) {
 		return switch (rotation) {
 			case IN -> configured;
-			case RAMPING -> ramp;
+			case RAMPING -> ramp.value() < configured.value() ? ramp : configured;
 			case OUT -> Weight.ZERO;
 		};
 	}

@@ -11,7 +11,10 @@ import java.util.regex.Pattern;
  * percent also admits one instance at a time while nothing else in the scope is out (see
  * {@link UnroutableBudget}), the way a PodDisruptionBudget rounds a percentage up to a
  * whole pod, so that a service of one to three instances, or a zone of one, drains one
- * instance at a time without force.
+ * instance at a time without force; but only an instance that carries no more than an
+ * average instance's share of the scope's capacity ({@link #averageShare}), as that floor
+ * was meant for services of like instances: one that carries most of the capacity needs a
+ * raised budget or force.
  *
  * @param value the count (0 to {@value #MAX_COUNT}) or the percent (0 to 100)
  * @param percent whether {@code value} is a percent
@@ -68,9 +71,23 @@ public record MaxUnroutable(int value, boolean percent) {
 	 */
 	boolean admits(long base, long unroutable, int out, List<Long> largest) {
 		if (percent) {
-			return unroutable * 100 <= base * value || (value > 0 && withinCount(1, unroutable, out, largest));
+			return unroutable * 100 <= base * value || (value > 0 && out <= 1 && unroutable <= averageShare(largest));
 		}
 		return withinCount(value, unroutable, out, largest);
+	}
+
+	/**
+	 * An average instance's share of a scope: the sum of its instances' capacities
+	 * divided by the number of those that carry any, rounded up to a whole weight unit
+	 * (so that like instances, and one instance alone, always fit). Counted over the
+	 * instances themselves, not the scope's base: capacity that left the scope is no
+	 * instance whose turn it is.
+	 * @param capacities the capacities of its instances
+	 */
+	public static long averageShare(List<Long> capacities) {
+		long carrying = capacities.stream().filter(capacity -> capacity > 0).count();
+		long sum = capacities.stream().mapToLong(Long::longValue).sum();
+		return carrying == 0 ? 0 : Math.ceilDiv(sum, carrying);
 	}
 
 	/**

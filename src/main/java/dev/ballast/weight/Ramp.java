@@ -55,6 +55,29 @@ public record Ramp(Weight from, Weight to, Duration duration, Duration step) {
 		return Weight.of((int) (from.value() + Math.floorDiv(span * done, steps())));
 	}
 
+	/**
+	 * This ramp planned again {@code elapsed} after its start, because the weight it
+	 * ramps toward changed to {@code target} (an edit during a warm-up) or its weight was
+	 * taken lower than the ramp had reached (an edit during a drain): from
+	 * {@code current}, the effective weight of the moment, to {@code target} over the
+	 * time it had left, in steps of the same length. It keeps the ramp's direction: a
+	 * ramp up starting above its new target starts at the target (the effective weight
+	 * was already taken down to it, {@link EffectiveWeight}), and a ramp down never goes
+	 * up. So the weight moves monotonically toward the new target, never passes it, and
+	 * arrives when the ramp was due to end.
+	 * @param elapsed time since this ramp started
+	 * @param current the effective weight now
+	 * @param target the weight to arrive at
+	 * @return the ramp that starts now
+	 */
+	public Ramp rebased(Duration elapsed, Weight current, Weight target) {
+		Duration left = elapsed.compareTo(duration) >= 0 ? Duration.ZERO
+				: elapsed.isNegative() ? duration : duration.minus(elapsed);
+		boolean up = to.value() >= from.value();
+		boolean beyond = up ? current.value() > target.value() : current.value() < target.value();
+		return new Ramp(beyond ? target : current, target, left, step);
+	}
+
 	/** Whether the ramp has reached its target {@code elapsed} after the start. */
 	public boolean finished(Duration elapsed) {
 		return at(elapsed).equals(to);

@@ -17,7 +17,10 @@ import java.util.function.Predicate;
 /**
  * The guard on the actions of operators and registrants. In the service and in each zone
  * (a scope), the unroutable capacity is the scope's <em>base</em> less what still serves
- * in it, and an action may raise it only within {@link MaxUnroutable}.
+ * in it, and an action may raise it only within {@link MaxUnroutable}. What an instance
+ * serves is its effective weight, or nothing while an action or an ejection holds it out:
+ * so an instance warming up at 10 of its 100 leaves 90 unroutable until its ramp gives
+ * them back, the way a PodDisruptionBudget counts a pod only once it is ready.
  * <p>
  * The base is the scope's capacity (the sum of its instances' {@link NominalWeight}s) at
  * its highest within a window: a capacity that left the scope (a weight lowered, an
@@ -61,9 +64,30 @@ public final class UnroutableBudget {
 			.filter(scope -> !scope.equals(SERVICE))
 			.forEach(scope -> zones.add(scope.substring("zone ".length())));
 		List<Scope> scopes = new ArrayList<>();
-		scopes.add(scope(SERVICE, member -> true, before, after, live));
+		scopes.add(scope(SERVICE, member -> true, before, after, live, false));
 		for (String zone : zones) {
-			scopes.add(scope(zoneScope(zone), member -> zone.equals(member.zone()), before, after, live));
+			scopes.add(scope(zoneScope(zone), member -> zone.equals(member.zone()), before, after, live, false));
+		}
+		return scopes;
+	}
+
+	/**
+	 * The scopes of a change that moves capacity between instances rather than taking it
+	 * away (a traffic shift's step, promote or abort): in each, the unroutable capacity
+	 * is what the instances held out carry (their weight less what they serve), counted
+	 * against the capacity the scope has after the move. So a move may shift load from
+	 * one zone to another, but not onto instances that cannot serve it: an abort that
+	 * gives back 100 each to four instances in maintenance takes those 400 out of
+	 * rotation.
+	 */
+	public static List<Scope> moved(Collection<Member> before, Collection<Member> after) {
+		TreeSet<String> zones = new TreeSet<>();
+		before.stream().map(Member::zone).filter(Objects::nonNull).forEach(zones::add);
+		after.stream().map(Member::zone).filter(Objects::nonNull).forEach(zones::add);
+		List<Scope> scopes = new ArrayList<>();
+		scopes.add(scope(SERVICE, member -> true, before, after, List.of(), true));
+		for (String zone : zones) {
+			scopes.add(scope(zoneScope(zone), member -> zone.equals(member.zone()), before, after, List.of(), true));
 		}
 		return scopes;
 	}
@@ -108,17 +132,18 @@ public final class UnroutableBudget {
 	}
 
 	private static Scope scope(String name, Predicate<Member> in, Collection<Member> before, Collection<Member> after,
-			List<CapacityPeak> live) {
+			List<CapacityPeak> live, boolean moved) {
 		List<Member> was = before.stream().filter(in).toList();
 		List<Member> is = after.stream().filter(in).toList();
 		List<CapacityPeak> departures = live.stream().filter(peak -> peak.scope().equals(name)).toList();
 		long peak = departures.stream().mapToLong(CapacityPeak::capacity).max().orElse(0);
-		long capacityBefore = sum(was, member -> true);
+		long capacityBefore = capacity(was);
 		long baseBefore = Math.max(capacityBefore, peak);
 		// The capacity in effect until now counts too: it is the peak this change leaves.
-		long baseAfter = Math.max(Math.max(sum(is, member -> true), capacityBefore), peak);
-		long unroutableBefore = baseBefore - sum(was, member -> !member.unroutable());
-		long unroutableAfter = baseAfter - sum(is, member -> !member.unroutable());
+		// A move leaves none: the capacity went to other instances.
+		long baseAfter = moved ? capacity(is) : Math.max(Math.max(capacity(is), capacityBefore), peak);
+		long unroutableBefore = baseBefore - serving(was);
+		long unroutableAfter = baseAfter - serving(is);
 		Map<String, Long> largest = new HashMap<>();
 		was.forEach(member -> largest.merge(member.id(), (long) member.weight(), Math::max));
 		is.forEach(member -> largest.merge(member.id(), (long) member.weight(), Math::max));
@@ -134,14 +159,19 @@ public final class UnroutableBudget {
 	}
 
 	/**
-	 * The instances out of rotation that carry capacity: one at weight 0 takes nothing.
+	 * The instances that do not serve all their capacity: held out, or not yet warmed up.
+	 * One at weight 0 takes nothing.
 	 */
 	private static int out(List<Member> members) {
-		return (int) members.stream().filter(member -> member.unroutable() && member.weight() > 0).count();
+		return (int) members.stream().filter(Member::unroutable).count();
 	}
 
-	private static long sum(List<Member> members, Predicate<Member> which) {
-		return members.stream().filter(which).mapToLong(Member::weight).sum();
+	private static long capacity(List<Member> members) {
+		return members.stream().mapToLong(Member::weight).sum();
+	}
+
+	private static long serving(List<Member> members) {
+		return members.stream().mapToLong(Member::serving).sum();
 	}
 
 	/**
@@ -185,21 +215,36 @@ public final class UnroutableBudget {
 	 * @param id its id
 	 * @param zone its zone, or null
 	 * @param weight its capacity ({@link NominalWeight})
-	 * @param unroutable whether an operator action or an ejection keeps it out
-	 * @param holding why it is out and until when, for refusals (e.g. {@code draining}),
-	 * or null
+	 * @param serving what of it serves now: 0 while an operator action or an ejection
+	 * keeps it out, else its effective weight (less than its capacity while it warms up)
+	 * @param holding why it does not serve all of it and until when, for refusals (e.g.
+	 * {@code draining}), or null
 	 */
-	public record Member(String id, String zone, int weight, boolean unroutable, String holding) {
+	public record Member(String id, String zone, int weight, int serving, String holding) {
 
 		public Member {
 			Objects.requireNonNull(id, "id");
 			if (weight < 0) {
 				throw new IllegalArgumentException("weight must not be negative; got " + weight);
 			}
+			if (serving < 0 || serving > weight) {
+				throw new IllegalArgumentException(
+						"serving must be from 0 to the weight %d; got %d".formatted(weight, serving));
+			}
+		}
+
+		/** One that serves all its capacity or, {@code unroutable}, none of it. */
+		public Member(String id, String zone, int weight, boolean unroutable, String holding) {
+			this(id, zone, weight, unroutable ? 0 : weight, holding);
 		}
 
 		public Member(String id, String zone, int weight, boolean unroutable) {
 			this(id, zone, weight, unroutable, null);
+		}
+
+		/** Whether part of its capacity does not serve. */
+		public boolean unroutable() {
+			return serving < weight;
 		}
 
 		String describe() {

@@ -146,7 +146,7 @@ class GuardSequencesTest {
 			Map<String, long[]> after = service.figures();
 			for (Map.Entry<String, long[]> scope : after.entrySet()) {
 				long[] is = scope.getValue();
-				long[] was = before.getOrDefault(scope.getKey(), new long[] { 0, 0, 0, 0 });
+				long[] was = before.getOrDefault(scope.getKey(), new long[] { 0, 0, 0, 0, 0, 0 });
 				boolean tookNothing = is[1] <= was[1] && is[2] <= was[2];
 				if (!tookNothing && !within(limit, is)) {
 					return Optional.of("%s after %s: base %d, unroutable %d, out %d (steps %s)"
@@ -159,9 +159,11 @@ class GuardSequencesTest {
 
 	/**
 	 * The budget as defined: a percent of the base, or (for a percent above 0) one
-	 * instance when it is the only one out and takes no more than the largest carries; a
-	 * count N: N instances out, and no more than the N largest carry. {@code figures[3]}
-	 * holds what the largest one (a percent) or the N largest (a count) carry.
+	 * instance when it is the only one out and takes no more than an average instance
+	 * carries (the instances' capacities over their number, rounded up); a count N: N
+	 * instances out, and no more than the N largest carry. {@code figures[3]} holds what
+	 * the N largest carry, {@code figures[4]} and {@code figures[5]} the sum of the
+	 * instances' capacities and how many carry any.
 	 */
 	private static boolean within(MaxUnroutable limit, long[] figures) {
 		long base = figures[0];
@@ -169,7 +171,10 @@ class GuardSequencesTest {
 		long out = figures[2];
 		long largest = figures[3];
 		if (limit.percent()) {
-			return unroutable * 100 <= base * limit.value() || (limit.value() > 0 && out <= 1 && unroutable <= largest);
+			long carrying = figures[5];
+			// unroutable <= ceil(sum / carrying), in integers
+			boolean average = carrying > 0 && unroutable * carrying <= figures[4] + carrying - 1;
+			return unroutable * 100 <= base * limit.value() || (limit.value() > 0 && out <= 1 && average);
 		}
 		return out <= limit.value() && unroutable <= largest;
 	}
@@ -377,7 +382,9 @@ class GuardSequencesTest {
 					.limit(limit.percent() ? 1 : limit.value())
 					.mapToLong(Long::longValue)
 					.sum();
-				figures.put(scope, new long[] { base, base - serving, out, largest });
+				long sum = capacities.values().stream().mapToLong(Long::longValue).sum();
+				long carrying = capacities.values().stream().filter(capacity -> capacity > 0).count();
+				figures.put(scope, new long[] { base, base - serving, out, largest, sum, carrying });
 			}
 			return figures;
 		}

@@ -1,6 +1,7 @@
 package dev.ballast.weight;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 
@@ -115,6 +116,97 @@ class RampPropertiesTest {
 		assertThat(warm.steps()).isEqualTo(1);
 		assertThat(warm.at(Duration.ofMillis(699))).isEqualTo(Weight.of(1));
 		assertThat(warm.at(Duration.ofMillis(700))).isEqualTo(Weight.of(300));
+	}
+
+	/**
+	 * A ramp whose target changes under it (edits during a warm-up, or during a drain the
+	 * weight it drains from) and is re-based at each change, as the mode schedule does:
+	 * the effective weight, min(ramp, configured), moves monotonically toward the target
+	 * of the moment between changes, never passes it, never exceeds the configured
+	 * weight, and arrives when the ramp was due to end.
+	 */
+	@Test
+	void aRampRebasedOnEveryEditMovesMonotonicallyTowardItsTargetAndArrivesOnTime() {
+		Gen<long[]> timing = withEdges(longs().between(1, 120_000), 1L, 120_000L).zip(STEP_MILLIS,
+				org.quicktheories.generators.SourceDSL.booleans().all(),
+				(duration, step, up) -> new long[] { duration, step, up ? 1 : 0 });
+		Gen<List<long[]>> editGen = org.quicktheories.generators.SourceDSL.lists()
+			.of(WEIGHTS.zip(longs().between(0, 130_000), (weight, at) -> new long[] { weight, at }))
+			.ofSizeBetween(0, 6);
+		qt().forAll(WEIGHTS, timing, editGen).checkAssert((configured, times, edits) -> {
+			long durationMillis = times[0];
+			long stepMillis = times[1];
+			boolean up = times[2] == 1;
+			Duration duration = Duration.ofMillis(durationMillis);
+			Duration step = Duration.ofMillis(stepMillis);
+			int weight = configured;
+			Ramp ramp = up ? Ramp.up(Weight.of(weight), duration, step) : Ramp.down(Weight.of(weight), duration, step);
+			long startedAt = 0;
+			int effective = ramp.at(Duration.ZERO).value();
+			List<long[]> sorted = edits.stream().sorted(java.util.Comparator.comparingLong(e -> e[1])).toList();
+			int next = 0;
+			for (long t = 0; t <= durationMillis + 2 * stepMillis; t += Math.max(1, stepMillis / 2)) {
+				while (next < sorted.size() && sorted.get(next)[1] <= t) {
+					weight = (int) sorted.get(next)[0];
+					// The edit takes the effective weight down at once; the next step
+					// re-bases.
+					effective = Math.min(effective, weight);
+					ramp = ramp.rebased(Duration.ofMillis(t - startedAt), Weight.of(effective),
+							up ? Weight.of(weight) : Weight.ZERO);
+					startedAt = t;
+					next++;
+				}
+				int target = up ? weight : 0;
+				int value = EffectiveWeight
+					.of(Weight.of(weight), EffectiveWeight.Rotation.RAMPING, ramp.at(Duration.ofMillis(t - startedAt)))
+					.value();
+				assertThat(value).as("never above the configured weight").isLessThanOrEqualTo(weight);
+				if (up) {
+					assertThat(value).as("a warm-up never passes its target").isLessThanOrEqualTo(target);
+					assertThat(value).as("and only climbs between edits").isGreaterThanOrEqualTo(effective);
+				}
+				else {
+					assertThat(value).as("a drain only comes down").isLessThanOrEqualTo(effective);
+				}
+				effective = value;
+				if (t >= durationMillis) {
+					assertThat(value).as("arrives when the ramp was due to end").isEqualTo(target);
+				}
+			}
+		});
+	}
+
+	/** The finding 1: warming 1 → 100 over 20 s, PATCH 30 at 10 s. */
+	@Test
+	void aWarmUpEditedBelowWhatItReachedStopsAtTheNewWeight() {
+		Ramp ramp = Ramp.up(Weight.of(100), Duration.ofSeconds(20), Duration.ofSeconds(1));
+		Weight reached = ramp.at(Duration.ofSeconds(10));
+		assertThat(reached.value()).isEqualTo(50);
+		assertThat(EffectiveWeight.of(Weight.of(30), EffectiveWeight.Rotation.RAMPING, reached).value()).isEqualTo(30);
+		Ramp rebased = ramp.rebased(Duration.ofSeconds(10), Weight.of(30), Weight.of(30));
+		for (int s = 0; s <= 12; s++) {
+			assertThat(rebased.at(Duration.ofSeconds(s)).value()).isEqualTo(30);
+		}
+		Ramp raised = ramp.rebased(Duration.ofSeconds(10), reached, Weight.of(200));
+		assertThat(raised.at(Duration.ZERO).value()).isEqualTo(50);
+		assertThat(raised.at(Duration.ofSeconds(5)).value()).isEqualTo(125);
+		assertThat(raised.at(Duration.ofSeconds(10)).value()).isEqualTo(200);
+	}
+
+	@Test
+	void theEffectiveWeightIsNeverAboveTheConfiguredWeight() {
+		for (EffectiveWeight.Rotation rotation : EffectiveWeight.Rotation.values()) {
+			qt().forAll(WEIGHTS, WEIGHTS).checkAssert((configured, ramp) -> {
+				int effective = EffectiveWeight.of(Weight.of(configured), rotation, Weight.of(ramp)).value();
+				assertThat(effective).isBetween(0, configured);
+				int expected = switch (rotation) {
+					case IN -> configured;
+					case RAMPING -> Math.min(configured, ramp);
+					case OUT -> 0;
+				};
+				assertThat(effective).isEqualTo(expected);
+			});
+		}
 	}
 
 }

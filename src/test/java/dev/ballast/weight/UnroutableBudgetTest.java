@@ -170,15 +170,21 @@ class UnroutableBudgetTest {
 		List<CapacityPeak> peaks = UnroutableBudget.peaks(four, aAtOne, now.plusSeconds(600), "a lowered");
 		assertThat(peaks).containsExactly(new CapacityPeak("service", 400, now.plusSeconds(600), "a lowered"));
 		List<Member> bOut = List.of(aAtOne.get(0), new Member("b", null, 100, true), four.get(2), four.get(3));
-		assertThat(UnroutableBudget.check(UnroutableBudget.scopes(aAtOne, bOut, peaks, now.plusSeconds(599)),
-				MaxUnroutable.DEFAULT))
+		// b carries a third of the capacity once a is at 1: more than an average
+		// instance,
+		// so the floor does not admit it; a budget of 34% does, once the peak is gone.
+		MaxUnroutable limit = MaxUnroutable.percentOf(34);
+		assertThat(UnroutableBudget.check(UnroutableBudget.scopes(aAtOne, bOut, peaks, now.plusSeconds(599)), limit))
 			.hasValueSatisfying(breach -> {
 				assertThat(breach.resultingWeight()).isEqualTo(199);
 				assertThat(breach.holdings()).singleElement().asString().contains("capacity 99 that left");
 			});
+		assertThat(UnroutableBudget.check(UnroutableBudget.scopes(aAtOne, bOut, peaks, now.plusSeconds(600)), limit))
+			.isEmpty();
 		assertThat(UnroutableBudget.check(UnroutableBudget.scopes(aAtOne, bOut, peaks, now.plusSeconds(600)),
 				MaxUnroutable.DEFAULT))
-			.isEmpty();
+			.as("the floor admits only an average instance: b is 100 of 301 in four")
+			.isPresent();
 		List<Member> replaced = List.of(aAtOne.get(0), four.get(1), four.get(2), four.get(3),
 				new Member("e", null, 99, false));
 		List<Member> replacedBOut = List.of(aAtOne.get(0), bOut.get(1), four.get(2), four.get(3), replaced.get(4));
