@@ -48,6 +48,16 @@ class BallastAutoConfigurationTest {
 	}
 
 	@Test
+	void followsTheZoneSpringCloudLoadBalancerIsGiven() {
+		runner
+			.withPropertyValues("ballast.instance.register=false", "ballast.client.token=blst_x",
+					"spring.cloud.loadbalancer.zone=eu-1a")
+			.run((context) -> assertThat(context.getBean(BallastWatches.class).zone()).isEqualTo("eu-1a"));
+		runner.withPropertyValues("ballast.instance.register=false", "ballast.client.token=blst_x")
+			.run((context) -> assertThat(context.getBean(BallastWatches.class).zone()).isNull());
+	}
+
+	@Test
 	void registersWhatTheApplicationIsWithSensibleDefaults() {
 		MockEnvironment environment = new MockEnvironment().withProperty("spring.application.name", "payments")
 			.withProperty("local.server.port", "9001")
