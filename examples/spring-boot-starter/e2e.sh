@@ -128,6 +128,10 @@ start_app caller caller "$caller_port" "$reader_token"
 registered() { [[ "$(routable)" == "backend-a=300 backend-b=200 backend-c=100" ]]; }
 wait_for "$health_timeout" registered || fail "the backends are not registered with 300/200/100: $(instances | jq -c '[.instances[] | [.id, .weight, .mode]]')"
 registered_in="$(elapsed "$started_at" "$(now)")"
+# One instance at a time, whatever its weight: the guard's budget a rolling restart needs
+# (the default "25%" admits one instance only up to the average share; docs/api.md).
+admin_curl -fsS -m 10 -o /dev/null -X PATCH "$api" -H 'Content-Type: application/merge-patch+json' \
+	-d '{"maxUnroutable":"1"}' || fail "setting maxUnroutable failed"
 wait_for "$health_timeout" app_up caller || fail "the caller is not up"
 [[ "$(instances | jq '[.instances[] | select((.weight | type) != "number" or (.metadata | has("weight")))] | length')" == 0 ]] ||
 	fail "a weight is not a typed integer, or sits in the metadata"
