@@ -11,7 +11,8 @@
 # tags and Meta.weight, their checks passed every 3 s, queries filtered by one and by
 # several tags, the catalog's tag list, a watch on a tag seeing a re-tagged instance join,
 # the service watched with blocking queries, a weight edit and a drain made through Ballast's own API and seen by the
-# watch, a check failing and passing again, maintenance refused by the guard.
+# watch, a failing check held by the ejection cap (the drain counts against it), then
+# ejected once the cap is raised and passing again, maintenance refused by the guard.
 #
 # It prints one summary line and exits non-zero when a check fails. Every process it
 # starts is stopped on exit (examples/e2e-common.sh). Node.js and npm are installed with apt-get when missing

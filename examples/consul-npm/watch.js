@@ -46,7 +46,8 @@ async function until(what, predicate, timeoutMs) {
     if (latest && predicate(latest.weights)) return Date.now();
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  fail(`${what} not seen within ${timeoutMs} ms; last seen ${JSON.stringify(latest)}`);
+  // The index is a BigInt, which JSON.stringify refuses.
+  fail(`${what} not seen within ${timeoutMs} ms; last seen ${JSON.stringify(latest, (k, v) => (typeof v === "bigint" ? String(v) : v))}`);
 }
 
 async function ballast(method, path, body) {
@@ -96,8 +97,10 @@ async function main() {
   log("registered a, b, c with Meta.weight 300, 200, 100, tags v2+blue, v2, v1 and a 10s TTL check each");
 
   let started;
+  const quiet = new Set(); // instances whose check state the steps below set themselves
   const heartbeat = setInterval(() => {
     for (const name of Object.keys(weights)) {
+      if (quiet.has(name)) continue;
       registrant.agent.check
         .pass({ id: `service:${id(name)}`, note: "alive" })
         .then(() => figures.passes++)
@@ -181,14 +184,28 @@ async function main() {
   if (drainSteps.length < 2 || drainSteps.some((w, i) => i > 0 && w > drainSteps[i - 1])) fail(`drain steps ${drainSteps}`);
   log(`c's drain seen in ${drainSteps.length} steps (${drainSteps.join(" > ")}), gone after ${drainSeen} ms`);
 
-  // a and b serve; a failing check takes b out (the ejection cap ejects one of two routable), a pass brings it back.
+  // a (500) and b (200) serve; c (100) is drained but registered, so 100 of the base 800
+  // is out already. The ejection cap (maxEjectionPercent, default 20: 160 of 800) counts
+  // it as the guard does: b's failing check is held, b stays listed (its check critical)
+  // rather than taking 300 of 800 out. With the cap raised to 50%, the next failing
+  // report ejects b; a pass brings it back.
+  quiet.add("b");
+  await registrant.agent.check.fail({ id: `service:${id("b")}`, note: "failing on purpose" });
+  const heldIds = ids(await reader.health.service({ service, passing: true }));
+  const bCheck = (await reader.health.checks(service)).find((check) => check.ServiceID === id("b"));
+  if (!heldIds.split(",").includes(id("b")) || !bCheck || bCheck.Status !== "critical") {
+    fail(`b's failing check was not held by the ejection cap: listed ${heldIds}, check ${JSON.stringify(bCheck)}`);
+  }
+  log(`b's failing check held by the ejection cap (c's drain counts): listed, ${bCheck.Status}, "${bCheck.Output}"`);
+  await ballast("PATCH", `/v1/services/${service}`, { maxEjectionPercent: 50 });
   started = Date.now();
   await registrant.agent.check.fail({ id: `service:${id("b")}`, note: "failing on purpose" });
   const failSeen = (await until("b's failing check", (w) => !(id("b") in w), 10000)) - started;
   started = Date.now();
   await registrant.agent.check.pass({ id: `service:${id("b")}` });
+  quiet.delete("b");
   const passSeen = (await until("b passing again", (w) => w[id("b")] === 200, 10000)) - started;
-  log(`b left the answers ${failSeen} ms after its check failed and came back ${passSeen} ms after it passed`);
+  log(`with maxEjectionPercent 50, b left the answers ${failSeen} ms after its check failed and came back ${passSeen} ms after it passed`);
 
   const maintenanceRefusal = await registrant.agent.service
     .maintenance({ id: id("a"), enable: true, reason: "would leave only b" })
@@ -210,7 +227,7 @@ async function main() {
     `consul-npm e2e PASS: 3 registered, ${figures.passes} TTL passes, ${figures.changes} watch answers, ` +
       `${figures.tagQueries} tag queries, tag watch saw a re-tag after ${tagSeen} ms, ` +
       `weight edit seen after ${editSeen} ms, drain seen in ${drainSteps.length} steps and gone after ${drainSeen} ms, ` +
-      `check fail/pass seen after ${failSeen}/${passSeen} ms, guard refused maintenance, ` +
+      `a failing check held by the cap, then (at 50%) fail/pass seen after ${failSeen}/${passSeen} ms, guard refused maintenance, ` +
       `final index ${latest.index}, 0 watch errors, ${((Date.now() - began) / 1000).toFixed(1)} s`,
   );
   process.exit(0);
