@@ -129,7 +129,7 @@ class InstanceController {
 					+ " Retry after Retry-After.",
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = Problem.class)))
-	DeferredResult<ResponseEntity<InstanceView>> get(@PathVariable String service, @PathVariable String id,
+	DeferredResult<ResponseEntity<InstanceDetail>> get(@PathVariable String service, @PathVariable String id,
 			@RequestParam(required = false) @Parameter(
 					description = "Blocking query: wait until the instance changes after this revision. The ETag of "
 							+ "the last answer, quoted (\"14\") or not (14)") String index,

@@ -780,7 +780,7 @@ class InstanceStateMachineTest {
 			if (service != null && !instances.isEmpty()) {
 				List<UnroutableBudget.Member> members = instances.values()
 					.stream()
-					.map(instance -> Admission.member(instance, now))
+					.map(Admission::member)
 					.toList();
 				UnroutableBudget.Scope guardView = UnroutableBudget.scopes(members, members, peaks, now).getFirst();
 				assertThat(guardView.after()).as("the guard's view of what is out %s", where).isEqualTo(service[1]);
