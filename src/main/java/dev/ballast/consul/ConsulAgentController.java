@@ -146,7 +146,7 @@ class ConsulAgentController {
 			.formatted(ConsulRegistration.quote(id));
 	}
 
-	private static InstanceId instanceId(String id, String what) {
+	static InstanceId instanceId(String id, String what) {
 		try {
 			return InstanceId.of(id);
 		}

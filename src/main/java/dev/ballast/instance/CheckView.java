@@ -18,11 +18,11 @@ public record CheckView(
 				example = "http://10.0.0.5:8080/actuator/health") String target,
 		@Schema(minimum = "1000", maximum = "3600000", example = "10000") long intervalMillis,
 		@Schema(minimum = "100", example = "2000") long timeoutMillis,
-		@Schema(description = "The last verdict, as Consul spells it", allowableValues = { "passing", "warning",
-				"critical" }, example = "critical") String status,
+		@Schema(description = "The last verdict, as Consul spells it", allowableValues = {
+				"passing", "warning", "critical" }, example = "critical") String status,
 		@Schema(description = "What the probe that gave the verdict found (empty until a probe changes it)",
 				example = "HTTP GET http://10.0.0.5:8080/actuator/health: dial tcp 10.0.0.5:8080: connection refused") String output,
-		@Schema(description = "Since when it has had this status") Instant since) {
+		@Schema(description = "Since when it has had this status") Instant since){
 
 	static CheckView of(StoredCheck check) {
 		CheckDefinition definition = check.definition();

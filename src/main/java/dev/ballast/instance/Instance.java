@@ -33,7 +33,8 @@ import dev.ballast.weight.Weight;
  */
 public record Instance(ServiceName service, InstanceId id, String address, Port port, String zone, Weight weight,
 		Weight effectiveWeight, Weight nominalWeight, Mode mode, ModeDetail detail, Health health, boolean ejected,
-		CriticalReason criticalReason, Metadata metadata, Tags tags, LeaseTtl leaseTtl, Instant lastRenewedAt, long revision) {
+		CriticalReason criticalReason, Metadata metadata, Tags tags, LeaseTtl leaseTtl, Instant lastRenewedAt,
+		long revision) {
 
 	public Instance {
 		Objects.requireNonNull(service, "service");
@@ -53,9 +54,8 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 			throw new IllegalArgumentException("only a CRITICAL instance can be ejected");
 		}
 		if ((criticalReason != null) != (health == Health.CRITICAL)) {
-			throw new IllegalArgumentException(
-					"a CRITICAL instance, and only one, has a reason; got %s with reason %s".formatted(health,
-							criticalReason));
+			throw new IllegalArgumentException("a CRITICAL instance, and only one, has a reason; got %s with reason %s"
+				.formatted(health, criticalReason));
 		}
 	}
 
@@ -140,8 +140,8 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 	 */
 	public Instance inMode(Mode newMode, Weight rampWeight, ModeDetail newDetail) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, newMode, ejected, rampWeight),
-				nominalWeight, newMode, newDetail, health, ejected, criticalReason, metadata, tags, leaseTtl, lastRenewedAt,
-				revision);
+				nominalWeight, newMode, newDetail, health, ejected, criticalReason, metadata, tags, leaseTtl,
+				lastRenewedAt, revision);
 	}
 
 	/**
@@ -218,7 +218,8 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 			return null;
 		}
 		return ejected ? "Critical: %s. Ejected: out of rotation until %s.".formatted(cause(), criticalReason.back())
-				: "Critical: %s. The ejection cap holds it routable: balancers still send it traffic.".formatted(cause());
+				: "Critical: %s. The ejection cap holds it routable: balancers still send it traffic."
+					.formatted(cause());
 	}
 
 	/** Why it is critical, in words: the reason, and when the lease ran out. */
@@ -238,7 +239,8 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 				&& weight.equals(other.weight) && effectiveWeight.equals(other.effectiveWeight)
 				&& nominalWeight.equals(other.nominalWeight) && mode == other.mode
 				&& Objects.equals(detail, other.detail) && health == other.health && ejected == other.ejected
-				&& criticalReason == other.criticalReason && metadata.equals(other.metadata) && tags.equals(other.tags) && leaseTtl.equals(other.leaseTtl);
+				&& criticalReason == other.criticalReason && metadata.equals(other.metadata) && tags.equals(other.tags)
+				&& leaseTtl.equals(other.leaseTtl);
 	}
 
 }

@@ -229,7 +229,8 @@ class InstanceStore {
 					.map(CommitBatch::arrayLiteral)
 					.orElse(null),
 				instance.health().name(), instance.ejected(), reason(instance),
-				json.writeValueAsString(instance.metadata().entries()), CommitBatch.arrayLiteral(instance.tags().values()), instance.leaseTtl().seconds(),
+				json.writeValueAsString(instance.metadata().entries()),
+				CommitBatch.arrayLiteral(instance.tags().values()), instance.leaseTtl().seconds(),
 				instance.lastRenewedAt().toString(), instance.revision());
 	}
 
@@ -265,13 +266,16 @@ class InstanceStore {
 	 */
 	long upsertAtNextRevision(Instance instance) {
 		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
-		return jdbc.sql("WITH next AS (" + ServiceStore.NEXT_REVISION + ")\n" + """
-				INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
-				                      mode_reason, mode_until, unconfirmed_subscribers, health, ejected, critical_reason,
-				                      metadata, tags, lease_ttl_seconds, last_renewed_at, registered_at, revision)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, ?::jsonb, ?::text[], ?, ?, ?,
-				        (SELECT revision FROM next))
-				""" + REPLACE + " RETURNING revision")
+		return jdbc
+			.sql("WITH next AS (" + ServiceStore.NEXT_REVISION + ")\n"
+					+ """
+							INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
+							                      mode_reason, mode_until, unconfirmed_subscribers, health, ejected, critical_reason,
+							                      metadata, tags, lease_ttl_seconds, last_renewed_at, registered_at, revision)
+							VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, ?::jsonb, ?::text[], ?, ?, ?,
+							        (SELECT revision FROM next))
+							"""
+					+ REPLACE + " RETURNING revision")
 			.params(instance.service().value(), instance.service().value(), instance.id().value(), instance.address(),
 					instance.port().value(), instance.zone(), instance.weight().value(),
 					instance.effectiveWeight().value(), instance.nominalWeight().value(), instance.mode().name(),

@@ -68,8 +68,8 @@ public record InstanceView(@Schema(example = "payments") String service, @Schema
 				instance.zone(), instance.weight(), instance.effectiveWeight(), instance.routable(), instance.mode(),
 				detail.map(ModeDetail::reason).orElse(null), detail.map(ModeDetail::until).orElse(null),
 				detail.map(ModeDetail::unconfirmedSubscribers).orElse(List.of()), instance.health(),
-				instance.criticalReason(), instance.healthDetail(), instance.metadata().entries(), instance.tags().values(), instance.leaseTtl(), instance.leaseExpiresAt(),
-				instance.revision());
+				instance.criticalReason(), instance.healthDetail(), instance.metadata().entries(),
+				instance.tags().values(), instance.leaseTtl(), instance.leaseExpiresAt(), instance.revision());
 	}
 
 }

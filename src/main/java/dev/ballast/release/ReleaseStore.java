@@ -97,7 +97,8 @@ class ReleaseStore {
 	 * A release of the service, locked; the service row is locked first by the caller.
 	 */
 	Optional<Release> lock(String service, long id) {
-		return jdbc.query("SELECT * FROM release WHERE service = ? AND number = ? FOR UPDATE", this::release, service, id)
+		return jdbc
+			.query("SELECT * FROM release WHERE service = ? AND number = ? FOR UPDATE", this::release, service, id)
 			.stream()
 			.findFirst();
 	}
@@ -110,7 +111,8 @@ class ReleaseStore {
 	}
 
 	List<Release> list(String service) {
-		return jdbc.query("SELECT * FROM release WHERE service = ? ORDER BY number DESC LIMIT 100", this::release, service);
+		return jdbc.query("SELECT * FROM release WHERE service = ? ORDER BY number DESC LIMIT 100", this::release,
+				service);
 	}
 
 	/** Services and ids of active releases due to advance by themselves. */

@@ -69,6 +69,9 @@ final class AccessRules {
 			rule(READ, "/v1/agent/self", Need.READER), rule(READ, "/v1/catalog/service/{service}", Need.READER),
 			rule(READ, "/v1/health/service/{service}", Need.READER),
 			rule(READ, "/v1/health/checks/{service}", Need.READER),
+			// Ballast as the one agent: every instance and check the token may read.
+			rule(READ, "/v1/agent/services", Need.READER), rule(READ, "/v1/agent/service/{id}", Need.READER),
+			rule(READ, "/v1/agent/checks", Need.READER),
 			rule(Set.of("PUT"), "/v1/agent/service/register", Need.REGISTRANT_OF_NAMED_SERVICE),
 			rule(Set.of("PUT"), "/v1/agent/service/deregister/{id}", Need.REGISTRANT_OF_NAMED_SERVICE),
 			rule(Set.of("PUT"), "/v1/agent/service/maintenance/{id}", Need.REGISTRANT_OF_NAMED_SERVICE),

@@ -59,8 +59,8 @@ class EjectionBudgetTest extends ConsulFixture {
 
 	/**
 	 * The other order: ga2's failing check ejects it (nothing else out, an average
-	 * instance); then maintenance of ga1 is refused, naming ga2 as ejected by its own report,
-	 * not by a lease that "expired" minutes in the future.
+	 * instance); then maintenance of ga1 is refused, naming ga2 as ejected by its own
+	 * report, not by a lease that "expired" minutes in the future.
 	 */
 	@Test
 	void aRefusalNamesAnEjectionByItsRealCause() {

@@ -44,13 +44,14 @@ class PlainAnswersTest {
 		api.put(path, Registration.at("127.0.0.1", 9000).weight(100).leaseTtlSeconds(300));
 		long revision = api.get(path).json().path("revision").longValue();
 
-		for (String sent : List.of(Long.toString(revision), "\"%d".formatted(revision), "%d, \"%d\"".formatted(revision,
-				revision), "W/" + revision)) {
+		for (String sent : List.of(Long.toString(revision), "\"%d".formatted(revision),
+				"%d, \"%d\"".formatted(revision, revision), "W/" + revision)) {
 			Api.Reply refused = api.patch(path, "{\"weight\":60}", sent);
 			assertThat(refused.status()).as(sent).isEqualTo(400);
 			JsonNode error = refused.json().path("errors").get(0);
 			assertThat(error.path("pointer").stringValue()).isEqualTo("#If-Match");
-			assertThat(error.path("detail").stringValue()).as(sent).contains("quotes included", "\"%d\"".formatted(revision));
+			assertThat(error.path("detail").stringValue()).as(sent)
+				.contains("quotes included", "\"%d\"".formatted(revision));
 		}
 		Api.Reply garbage = api.patch(path, "{\"weight\":60}", "**");
 		assertThat(garbage.status()).isEqualTo(400);
@@ -130,13 +131,10 @@ class PlainAnswersTest {
 		ExecutorService pool = Executors.newFixedThreadPool(2);
 		try {
 			CyclicBarrier barrier = new CyclicBarrier(2);
-			List<Future<Api.Reply>> started = List.of(third, fourth)
-				.stream()
-				.map(service -> pool.submit(() -> {
-					meet(barrier);
-					return api.send("POST", "/v1/services/%s/releases".formatted(service), SHIFT, null);
-				}))
-				.toList();
+			List<Future<Api.Reply>> started = List.of(third, fourth).stream().map(service -> pool.submit(() -> {
+				meet(barrier);
+				return api.send("POST", "/v1/services/%s/releases".formatted(service), SHIFT, null);
+			})).toList();
 			for (Future<Api.Reply> reply : started) {
 				assertThat(reply.get(30, TimeUnit.SECONDS).status()).isEqualTo(201);
 				assertThat(reply.get().json().path("id").longValue()).isEqualTo(1);

@@ -51,7 +51,8 @@ class CriticalReasonTest {
 		assertThat(down.path("criticalReason").stringValue()).isEqualTo("check-failing");
 		assertThat(Instant.parse(down.path("leaseExpiresAt").stringValue())).as("its lease still runs")
 			.isAfter(Instant.now());
-		assertThat(down.path("healthDetail").stringValue()).startsWith("Critical: a check the registry runs on it fails")
+		assertThat(down.path("healthDetail").stringValue())
+			.startsWith("Critical: a check the registry runs on it fails")
 			.doesNotContain("lease");
 		JsonNode check = down.path("checks").get(0);
 		assertThat(check.path("id").stringValue()).isEqualTo("service:down:1");
@@ -60,14 +61,16 @@ class CriticalReasonTest {
 		assertThat(check.path("intervalMillis").longValue()).isEqualTo(1000);
 		assertThat(check.path("timeoutMillis").longValue()).isEqualTo(300);
 		assertThat(check.path("status").stringValue()).isEqualTo("critical");
-		assertThat(check.path("output").stringValue()).startsWith("HTTP GET http://127.0.0.1:%d/health".formatted(refusing));
+		assertThat(check.path("output").stringValue())
+			.startsWith("HTTP GET http://127.0.0.1:%d/health".formatted(refusing));
 		assertThat(Instant.parse(check.path("since").stringValue())).isBefore(Instant.now());
 
 		JsonNode up = api.get("/v1/services/%s/instances/up".formatted(service)).json();
 		assertThat(up.path("health").stringValue()).isEqualTo("PASSING");
 		assertThat(up.has("criticalReason")).isFalse();
 		assertThat(up.path("checks").get(0).path("status").stringValue()).isEqualTo("passing");
-		assertThat(api.get("/v1/services/%s/instances".formatted(service)).json().path("instances").get(0).has("checks"))
+		assertThat(
+				api.get("/v1/services/%s/instances".formatted(service)).json().path("instances").get(0).has("checks"))
 			.as("the list carries no checks: they are the resource's")
 			.isFalse();
 	}
