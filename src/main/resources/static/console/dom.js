@@ -86,3 +86,11 @@ export function say(message, kind = 'info') {
   status.textContent = message;
   status.dataset.kind = kind;
 }
+
+/**
+ * Text the registry worded, with each UTC instant in it (2026-12-07T15:06:12.889Z) shown
+ * as this browser's local time, as every other time in the console is.
+ */
+export function localTimes(text) {
+  return String(text ?? '').replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b/g, (instant) => when(instant));
+}

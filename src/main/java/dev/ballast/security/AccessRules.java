@@ -59,6 +59,8 @@ final class AccessRules {
 			rule(Set.of("POST"), "/v1/services/{service}/releases/{id}/promote", Need.OPERATOR),
 			rule(Set.of("POST"), "/v1/services/{service}/releases/{id}/abort", Need.OPERATOR),
 			rule(READ, "/v1/audit", Need.OPERATOR),
+			// The nodes name the checks they probe in every service.
+			rule(READ, "/v1/nodes", Need.OPERATOR),
 
 			// The Consul-compatible surface (docs/consul.md). The leader status carries
 			// no registry data and is every Consul client's liveness probe, Spring Cloud

@@ -139,6 +139,7 @@ class AccessMatrixTest {
 			new Endpoint("GET", "/v1/prometheus/targets", Need.READ,
 					f -> Call.of("/v1/prometheus/targets?service=" + f.service())),
 			new Endpoint("GET", "/v1/audit", Need.OPERATE, f -> Call.of("/v1/audit?service=" + f.service())),
+			new Endpoint("GET", "/v1/nodes", Need.OPERATE, f -> Call.of("/v1/nodes")),
 			new Endpoint("GET", "/v1/tokens", Need.ADMINISTER, f -> Call.of("/v1/tokens")),
 			new Endpoint("GET", "/v1/tokens/self", Need.READ, f -> Call.of("/v1/tokens/self")),
 			new Endpoint("POST", "/v1/tokens", Need.ADMINISTER,
