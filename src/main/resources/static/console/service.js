@@ -309,7 +309,7 @@ export function servicePage(view, session, name, params) {
   };
 }
 
-/** What the mode means now: maintenance's reason and end, a drain's wait. */
+/** What the mode means now: maintenance's reason and end, a warm-up's end, a drain's wait. */
 function modeWords(i) {
   if (i.modeReason) {
     return h('div', { class: 'muted small' }, i.modeReason, i.modeUntil ? ` (until ${when(i.modeUntil)})` : '');
@@ -319,6 +319,10 @@ function modeWords(i) {
       `${i.effectiveWeight > 0 ? 'Ramping to 0, then waits' : 'Waits'} for ${i.unconfirmedSubscribers.join(', ')} `
         + `to confirm weight 0; DRAINED by ${when(i.modeUntil)} at the latest (`,
       h('span', { dataset: { expires: i.modeUntil } }, relative(i.modeUntil)), ').');
+  }
+  if (i.mode === 'WARMING' && i.modeUntil) {
+    return h('div', { class: 'muted small' },
+      `Warming up to ${i.weight} by ${when(i.modeUntil)}: until then the guard counts what it does not serve yet as out.`);
   }
   if (i.mode === 'DRAINED' && i.unconfirmedSubscribers?.length) {
     return h('div', { class: 'small state state-held' },

@@ -139,7 +139,7 @@ class Releases {
 			.shifting();
 		for (Instance instance : locked.instances()) {
 			Weight before = release.original().get(instance.id().value());
-			if (before != null) {
+			if (before != null && !before.equals(instance.weight())) {
 				restore.put(instance, instance.shiftedTo(before));
 			}
 		}

@@ -530,7 +530,8 @@ class InstanceStateMachineTest {
 				List<Change> restore = new ArrayList<>();
 				instances.values()
 					.stream()
-					.filter(i -> release.original.containsKey(i.id()))
+					.filter(i -> release.original.containsKey(i.id())
+							&& !release.original.get(i.id()).equals(i.weight()))
 					.forEach(i -> restore.add(new Change(i, i.shiftedTo(release.original.get(i.id())))));
 				guarded = true;
 				moved = true;
