@@ -77,7 +77,10 @@ final class AccessRules {
 			rule(Set.of("PUT"), "/v1/agent/service/register", Need.REGISTRANT_OF_NAMED_SERVICE),
 			rule(Set.of("PUT"), "/v1/agent/service/deregister/{id}", Need.REGISTRANT_OF_NAMED_SERVICE),
 			rule(Set.of("PUT"), "/v1/agent/service/maintenance/{id}", Need.REGISTRANT_OF_NAMED_SERVICE),
-			rule(Set.of("PUT"), "/v1/agent/check/{state}/{check}", Need.REGISTRANT_OF_NAMED_SERVICE),
+			// Consul's pass, warn and fail only: update and deregister are not served.
+			rule(Set.of("PUT"), "/v1/agent/check/pass/{check}", Need.REGISTRANT_OF_NAMED_SERVICE),
+			rule(Set.of("PUT"), "/v1/agent/check/warn/{check}", Need.REGISTRANT_OF_NAMED_SERVICE),
+			rule(Set.of("PUT"), "/v1/agent/check/fail/{check}", Need.REGISTRANT_OF_NAMED_SERVICE),
 
 			// Any token may ask who it is: the console shows its role from the answer.
 			rule(READ, "/v1/tokens/self", Need.READER), rule(Set.of("GET", "HEAD", "POST"), "/v1/tokens", Need.ADMIN),

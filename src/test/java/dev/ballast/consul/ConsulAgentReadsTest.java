@@ -108,8 +108,9 @@ class ConsulAgentReadsTest extends ConsulFixture {
 				Map.of("Authorization", "Bearer blst_no-such-token"));
 		for (String path : List.of("/v1/agent/members", "/v1/agent/join/10.0.0.1", "/v1/agent/force-leave/n1",
 				"/v1/catalog/node/ballast", "/v1/catalog/nodes", "/v1/health/state/critical", "/v1/session/list",
-				"/v1/acl/token/self", "/v1/agent/check/register", "/v1/coordinate/nodes")) {
-			String method = path.contains("join") || path.contains("force-leave") || path.contains("register") ? "PUT"
+				"/v1/acl/token/self", "/v1/agent/check/register", "/v1/coordinate/nodes",
+				"/v1/agent/check/update/service:x", "/v1/agent/check/deregister/service:x")) {
+			String method = path.contains("join") || path.contains("force-leave") || path.contains("/check/") ? "PUT"
 					: "GET";
 			tokens.forEach((which, headers) -> {
 				HttpResponse<String> answer = api.as(null).raw(method, path, null, headers, Duration.ofSeconds(10));
