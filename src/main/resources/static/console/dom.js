@@ -64,6 +64,11 @@ export function relative(instant, now = Date.now()) {
   return seconds >= 0 ? `in ${amount}` : `${amount} ago`;
 }
 
+/** When something was last seen: "just now" within a second (clocks differ), else an age. */
+export function seen(instant, now = Date.now()) {
+  return Date.parse(instant) >= now - 1000 ? 'just now' : relative(instant, now);
+}
+
 /** Tags as small labels, the first few shown and the rest counted (all in the title). */
 export function tagList(tags, most = Infinity) {
   if (!tags?.length) {

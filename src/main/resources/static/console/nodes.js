@@ -3,7 +3,7 @@
 // moment through which it has written the heartbeats it absorbed. Re-read every 3 s.
 
 import { get } from './api.js';
-import { h, relative, when } from './dom.js';
+import { h, relative, seen, when } from './dom.js';
 
 const REFRESH_MS = 3000;
 
@@ -32,7 +32,7 @@ export function nodesPage(view, session) {
         h('th', { scope: 'row' }, n.id, n.self ? h('span', { class: 'pill' }, 'this node') : null),
         h('td', { class: n.alive ? 'state state-routable' : 'state state-ejected' },
           n.alive ? 'alive' : 'gone', n.lastSeenAt ? h('div', { class: 'muted small' },
-            `seen ${relative(n.lastSeenAt)} (${when(n.lastSeenAt)})`) : null),
+            `seen ${seen(n.lastSeenAt)} (${when(n.lastSeenAt)})`) : null),
         h('td', { class: 'small' }, n.renewalsThrough
           ? `heartbeats written through ${when(n.renewalsThrough)} (${relative(n.renewalsThrough)})`
           : h('span', { class: 'muted' }, 'none written')),

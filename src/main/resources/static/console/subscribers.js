@@ -4,7 +4,7 @@
 // it refused. Fields a subscriber does not have are shown as a dash. Re-read every 3 s.
 
 import { get } from './api.js';
-import { h, relative, when } from './dom.js';
+import { h, seen, when } from './dom.js';
 
 const REFRESH_MS = 3000;
 
@@ -38,7 +38,7 @@ export function subscribersPage(view, session, name) {
         h('td', { class: `num lag${s.lag > 0 ? ' state-held' : ''}` }, s.lag),
         h('td', { class: 'small' }, s.lastNack
           ? `revision ${s.lastNack.revision} at ${when(s.lastNack.at)}: ${s.lastNack.detail}` : dash()),
-        h('td', { class: 'small' }, s.lastSeenAt ? `${relative(s.lastSeenAt)} (${when(s.lastSeenAt)})` : dash()))));
+        h('td', { class: 'small' }, s.lastSeenAt ? `${seen(s.lastSeenAt)} (${when(s.lastSeenAt)})` : dash()))));
       if (!list.subscribers.length) {
         body.append(h('tr', {}, h('td', { colspan: 8, class: 'muted' },
           'No named subscriber follows this service (a watcher names itself with ?subscriber=).')));
