@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -22,6 +23,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -39,7 +41,9 @@ import java.util.regex.Pattern;
  * and in each prints the node's CPU (its JVM and PostgreSQL) while idle, the latency of
  * heartbeats paced at 1,000/s, the heartbeat and registration rates under a fixed set of
  * clients, and in B the probes per second and the
- * lateness p99 and max ({@code ballast_checks_lateness_seconds}).
+ * lateness p99 and max ({@code ballast_checks_lateness_seconds}). After the rounds, an
+ * adversarial phase C ({@link AdversarialProbes}, {@code --adversarial-seconds}, 0 skips
+ * it).
  *
  * BALLAST_TOKEN=... java bench/src/ballast/bench/ProbeLoad.java --url http://127.0.0.1:18095 --pid 1234
  */
@@ -53,7 +57,8 @@ public class ProbeLoad {
 	public static void main(String[] args) throws Exception {
 		BenchArgs options = BenchArgs.parse(args, 0,
 				BenchArgs.defaults("--url", "http://127.0.0.1:18095", "--pid", "0", "--instances", "10000", "--services",
-						"100", "--rounds", "2", "--idle-seconds", "10", "--load-seconds", "15", "--clients", "16"),
+						"100", "--rounds", "2", "--idle-seconds", "10", "--load-seconds", "15", "--clients", "16",
+						"--adversarial-seconds", "30"),
 				"usage: BALLAST_TOKEN=... java bench/src/ballast/bench/ProbeLoad.java [options]");
 		String url = options.url("--url").toString();
 		long pid = Long.parseLong(options.get("--pid"));
@@ -63,6 +68,7 @@ public class ProbeLoad {
 		int idle = options.positive("--idle-seconds");
 		int load = options.positive("--load-seconds");
 		int clients = options.positive("--clients");
+		int adversarial = Integer.parseInt(options.get("--adversarial-seconds"));
 		String authorization = BenchArgs.authorization();
 		HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 		Targets targets = Targets.start();
@@ -98,6 +104,11 @@ public class ProbeLoad {
 						round, checks ? "B" : "A", 100 * cpu, probes, paced, heartbeats, registrations, lateness);
 			}
 		}
+		if (adversarial > 0) {
+			boolean met = new AdversarialProbes(http, url, authorization, instances, services, clients, targets)
+				.run(adversarial);
+			System.exit(met ? 0 : 1);
+		}
 		System.exit(0);
 	}
 
@@ -111,8 +122,9 @@ public class ProbeLoad {
 				pool.submit(() -> {
 					for (int k = next.getAndIncrement(); k < instances; k = next.getAndIncrement()) {
 						int port = targets.port(k);
-						String check = checks ? (",\"checks\":[{\"http\":\"http://127.0.0.1:%d/health\","
-								+ "\"intervalSeconds\":10,\"timeoutMillis\":2000}]").formatted(port) : "";
+						// The instance in the path: the adversarial phase tells the probes apart.
+						String check = checks ? (",\"checks\":[{\"http\":\"http://127.0.0.1:%d/health/i-%d\","
+								+ "\"intervalSeconds\":10,\"timeoutMillis\":2000}]").formatted(port, k) : "";
 						String body = "{\"address\":\"127.0.0.1\",\"port\":%d,\"leaseTtlSeconds\":300%s}".formatted(port,
 								check);
 						if (send(http, url + "/v1/services/probe-%d/instances/i-%d".formatted(k % services, k), "PUT",
@@ -236,6 +248,23 @@ public class ProbeLoad {
 		}
 	}
 
+	/** A GET's body ("" when it fails). */
+	static String get(HttpClient http, String url, String authorization) {
+		try {
+			return http.send(HttpRequest.newBuilder(URI.create(url))
+				.timeout(Duration.ofSeconds(10))
+				.header("Authorization", authorization)
+				.build(), HttpResponse.BodyHandlers.ofString()).body();
+		}
+		catch (IOException ex) {
+			return "";
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return "";
+		}
+	}
+
 	/** The sum of a metric's samples whose labels hold {@code label} (all when null). */
 	static double metric(HttpClient http, String url, String authorization, String name, String label)
 			throws IOException, InterruptedException {
@@ -253,12 +282,16 @@ public class ProbeLoad {
 		return sum;
 	}
 
-	/** The probes' targets, in this process. */
-	record Targets(int healthy, int slow, int hanging, int refusing) {
+	/**
+	 * The probes' targets, in this process; the healthy and the slow ones note when each
+	 * probe of {@code /health/i-<k>} arrives while {@code arrivals} records.
+	 */
+	record Targets(int healthy, int slow, int hanging, int refusing, Arrivals arrivals) {
 
 		static Targets start() throws IOException {
-			ServerSocket healthy = server(0);
-			ServerSocket slow = server(500);
+			Arrivals arrivals = new Arrivals();
+			ServerSocket healthy = server(0, arrivals);
+			ServerSocket slow = server(500, arrivals);
 			ServerSocket hanging = new ServerSocket(0, 4096, InetAddress.getLoopbackAddress());
 			List<Socket> held = new ArrayList<>();
 			Thread.ofPlatform().daemon().start(() -> {
@@ -283,8 +316,8 @@ public class ProbeLoad {
 			try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 				refusing = probe.getLocalPort();
 			}
-			return new Targets(healthy.getLocalPort(), slow.getLocalPort(), hanging.getLocalPort(),
-					refusing);
+			return new Targets(healthy.getLocalPort(), slow.getLocalPort(), hanging.getLocalPort(), refusing,
+					arrivals);
 		}
 
 		/**
@@ -293,57 +326,71 @@ public class ProbeLoad {
 		 * delayed answers: the targets stand for instances on other machines, so they
 		 * should take as little of this machine's CPU from the node as they can.
 		 */
-		private static ServerSocket server(long delayMillis) throws IOException {
+		static ServerSocket server(long delayMillis, Arrivals arrivals) throws IOException {
 			ServerSocket server = new ServerSocket(0, 4096, InetAddress.getLoopbackAddress());
 			ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
 			byte[] answer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nUP"
 				.getBytes(StandardCharsets.ISO_8859_1);
-			Thread.ofPlatform().daemon().start(() -> {
-				byte[] request = new byte[4096];
-				while (true) {
-					Socket socket;
-					try {
-						socket = server.accept();
+			// Used by the accepting thread alone.
+			byte[] request = new byte[4096];
+			acceptEach(server, socket -> {
+				long arrived = System.currentTimeMillis();
+				try {
+					socket.setSoTimeout(1000);
+					arrivals.note(request, readHead(socket, request), arrived);
+					if (delayMillis == 0) {
+						answer(socket, answer);
 					}
-					catch (IOException ex) {
-						return;
+					else {
+						later.schedule(() -> answer(socket, answer), delayMillis, TimeUnit.MILLISECONDS);
 					}
-					try {
-						socket.setSoTimeout(1000);
-						readHead(socket, request);
-						if (delayMillis == 0) {
-							answer(socket, answer);
-						}
-						else {
-							later.schedule(() -> answer(socket, answer), delayMillis, TimeUnit.MILLISECONDS);
-						}
-					}
-					catch (IOException ex) {
-						close(socket);
-					}
+				}
+				catch (IOException ex) {
+					close(socket);
 				}
 			});
 			return server;
 		}
 
-		/** Reads up to the end of a request's head (the prober sends no body). */
-		private static void readHead(Socket socket, byte[] buffer) throws IOException {
+		/**
+		 * Hands each connection {@code server} accepts to {@code each}, on one platform
+		 * thread, until the server is closed.
+		 */
+		static void acceptEach(ServerSocket server, Consumer<Socket> each) {
+			Thread.ofPlatform().daemon().start(() -> {
+				while (true) {
+					try {
+						each.accept(server.accept());
+					}
+					catch (IOException ex) {
+						return;
+					}
+				}
+			});
+		}
+
+		/**
+		 * Reads up to the end of a request's head (the prober sends no body).
+		 * @return the bytes read
+		 */
+		private static int readHead(Socket socket, byte[] buffer) throws IOException {
 			int filled = 0;
 			while (filled < buffer.length) {
 				int read = socket.getInputStream().read(buffer, filled, buffer.length - filled);
 				if (read < 0) {
-					return;
+					return filled;
 				}
 				filled += read;
 				for (int k = Math.max(3, filled - read); k < filled; k++) {
 					if (buffer[k] == '\n' && buffer[k - 1] == '\r' && buffer[k - 2] == '\n' && buffer[k - 3] == '\r') {
-						return;
+						return filled;
 					}
 				}
 			}
+			return filled;
 		}
 
-		private static void answer(Socket socket, byte[] answer) {
+		static void answer(Socket socket, byte[] answer) {
 			try {
 				socket.getOutputStream().write(answer);
 			}
@@ -353,7 +400,7 @@ public class ProbeLoad {
 			close(socket);
 		}
 
-		private static void close(Socket socket) {
+		static void close(Socket socket) {
 			try {
 				socket.close();
 			}
@@ -370,6 +417,30 @@ public class ProbeLoad {
 				case 9 -> refusing;
 				default -> healthy;
 			};
+		}
+
+	}
+
+	/**
+	 * When each probe of an instance's {@code /health/i-<k>} arrived, while on: what the
+	 * adversarial phase reads the other checks' lateness from.
+	 */
+	static final class Arrivals {
+
+		private static final Pattern PATH = Pattern.compile("^GET /health/i-(\\d+) ");
+
+		volatile boolean on;
+
+		final ConcurrentLinkedQueue<long[]> seen = new ConcurrentLinkedQueue<>();
+
+		void note(byte[] head, int length, long arrived) {
+			if (!on) {
+				return;
+			}
+			Matcher path = PATH.matcher(new String(head, 0, Math.min(length, 64), StandardCharsets.ISO_8859_1));
+			if (path.find()) {
+				seen.add(new long[] { Long.parseLong(path.group(1)), arrived });
+			}
 		}
 
 	}

@@ -3,7 +3,6 @@ package dev.ballast.consul;
 import java.util.List;
 import java.util.Map;
 
-import dev.ballast.instance.CheckSettings;
 import dev.ballast.instance.CheckTargets;
 import dev.ballast.instance.InstanceDirectory;
 import dev.ballast.instance.InstanceId;
@@ -54,12 +53,12 @@ class ConsulAgentController {
 	private final CheckTargets targets;
 
 	ConsulAgentController(InstanceDirectory directory, HealthReports reports, Maintenance maintenance,
-			RegistrantScope scope, CheckSettings checks) {
+			RegistrantScope scope, CheckTargets targets) {
 		this.directory = directory;
 		this.reports = reports;
 		this.maintenance = maintenance;
 		this.scope = scope;
-		this.targets = checks.targets();
+		this.targets = targets;
 	}
 
 	@PutMapping("/v1/agent/service/register")

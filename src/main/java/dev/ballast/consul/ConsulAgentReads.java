@@ -15,6 +15,7 @@ import dev.ballast.instance.InstanceList;
 import dev.ballast.instance.InstanceView;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.instance.StoredCheck;
+import dev.ballast.security.RegistrantScope;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -48,10 +49,13 @@ class ConsulAgentReads {
 
 	private final ConsulSettings settings;
 
-	ConsulAgentReads(InstanceDirectory directory, Checks checks, ConsulSettings settings) {
+	private final RegistrantScope scope;
+
+	ConsulAgentReads(InstanceDirectory directory, Checks checks, ConsulSettings settings, RegistrantScope scope) {
 		this.directory = directory;
 		this.checks = checks;
 		this.settings = settings;
+		this.scope = scope;
 	}
 
 	@GetMapping("/v1/agent/services")
@@ -109,9 +113,12 @@ class ConsulAgentReads {
 		Answer<List<InstanceList>> every = everyService();
 		Map<String, Map<String, List<StoredCheck>>> probed = probed(
 				every.value().stream().map(state -> ServiceName.of(state.service())).toList());
+		// A check's whole output only to a caller that may write its service.
 		List<ConsulShapes.Check> all = every.value()
 			.stream()
-			.flatMap(state -> views.checks(state, probed.getOrDefault(state.service(), Map.of())).stream())
+			.flatMap(state -> views
+				.checks(state, probed.getOrDefault(state.service(), Map.of()), scope.allows(state.service()))
+				.stream())
 			.toList();
 		return answer(every, keyed(all, ConsulShapes.Check::checkId, ConsulShapes.Check::serviceName, check -> check));
 	}

@@ -95,7 +95,10 @@ class ConsulCatalogController {
 		ConsulQuery query = ConsulQuery.of(params, request.getParameterValues("tag"), named, settings);
 		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
 		ServiceName name = name(service);
-		return reads.read(name, query, state -> views.health(ZoneView.of(state, query.zone()), query, probed(name)));
+		// Asked here, on the request's thread: the answer may be made on another.
+		boolean mayWrite = scope.allows(name.value());
+		return reads.read(name, query,
+				state -> views.health(ZoneView.of(state, query.zone()), query, probed(name), mayWrite));
 	}
 
 	@GetMapping("/v1/catalog/service/{service}")
@@ -114,7 +117,8 @@ class ConsulCatalogController {
 		ConsulQuery query = ConsulQuery.of(params, request.getParameterValues("tag"), named, settings);
 		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
 		ServiceName name = name(service);
-		return reads.read(name, query, state -> views.checks(state, probed(name)));
+		boolean mayWrite = scope.allows(name.value());
+		return reads.read(name, query, state -> views.checks(state, probed(name), mayWrite));
 	}
 
 	/**

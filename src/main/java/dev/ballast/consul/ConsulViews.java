@@ -28,11 +28,14 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 
 	/**
 	 * @param probed the checks Ballast runs, by instance id
+	 * @param mayWrite whether the caller may write the service, and so read its checks'
+	 * whole output ({@link StoredCheck#shownOutput})
 	 */
-	List<ConsulShapes.HealthEntry> health(InstanceList state, ConsulQuery query,
-			Map<String, List<StoredCheck>> probed) {
+	List<ConsulShapes.HealthEntry> health(InstanceList state, ConsulQuery query, Map<String, List<StoredCheck>> probed,
+			boolean mayWrite) {
 		return routable(state, query).stream()
-			.map(instance -> new ConsulShapes.HealthEntry(node(state), service(instance), checks(instance, probed)))
+			.map(instance -> new ConsulShapes.HealthEntry(node(state), service(instance),
+					checks(instance, probed, mayWrite)))
 			.toList();
 	}
 
@@ -56,15 +59,16 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 	/**
 	 * Every instance's checks, routable or not: checks carry no address and no weight.
 	 */
-	List<ConsulShapes.Check> checks(InstanceList state, Map<String, List<StoredCheck>> probed) {
-		return state.instances().stream().flatMap(instance -> checks(instance, probed).stream()).toList();
+	List<ConsulShapes.Check> checks(InstanceList state, Map<String, List<StoredCheck>> probed, boolean mayWrite) {
+		return state.instances().stream().flatMap(instance -> checks(instance, probed, mayWrite).stream()).toList();
 	}
 
 	/**
 	 * An instance's checks: its lease as a TTL check, unless the checks Ballast runs keep
-	 * it, and each of those with its last status and output.
+	 * it, and each of those with its last status and output as the caller may see it.
 	 */
-	private List<ConsulShapes.Check> checks(InstanceView instance, Map<String, List<StoredCheck>> probed) {
+	private List<ConsulShapes.Check> checks(InstanceView instance, Map<String, List<StoredCheck>> probed,
+			boolean mayWrite) {
 		List<StoredCheck> own = probed.getOrDefault(instance.id(), List.of());
 		List<ConsulShapes.Check> checks = new ArrayList<>();
 		if (own.isEmpty() || !own.getFirst().keepsLease()) {
@@ -75,8 +79,8 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 			checks.add(new ConsulShapes.Check(settings.node(), check.consulId(),
 					"Service '%s' %s check".formatted(instance.service(),
 							check.definition().kind().name().toLowerCase(Locale.ROOT)),
-					check.status().spelled(), "", check.output(), instance.id(), instance.service(), instance.tags(),
-					check.definition().kind().name().toLowerCase(Locale.ROOT), index, index));
+					check.status().spelled(), "", check.shownOutput(mayWrite), instance.id(), instance.service(),
+					instance.tags(), check.definition().kind().name().toLowerCase(Locale.ROOT), index, index));
 		}
 		return checks;
 	}

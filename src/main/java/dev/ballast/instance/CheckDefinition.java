@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * depends on the instance and the operator's configuration.
  *
  * @param kind how it probes
- * @param target for HTTP an absolute http(s) URL; for TCP and gRPC {@code host:port}
+ * @param target for HTTP an absolute http(s) URL, ASCII (what else it held sent
+ * percent-encoded); for TCP and gRPC {@code host:port}
  * @param grpcService the gRPC service whose health is asked for ("" for the server's)
  * @param method GET or HEAD (HTTP only)
  * @param headers request headers (HTTP only)
@@ -180,10 +181,13 @@ public record CheckDefinition(CheckKind kind, String target, String grpcService,
 		if (uri.getPort() != -1 && !Port.holds(uri.getPort())) {
 			throw new CheckRefusal("http", "the port must be " + Port.EXPECTED + "; got " + quoted(target));
 		}
-		if (target.length() > 2048) {
+		// Non-ASCII characters of the path and query go out percent-encoded (UTF-8), as
+		// a browser sends them: an HTTP request line is ASCII.
+		String ascii = uri.toASCIIString();
+		if (target.length() > 2048 || ascii.length() > 2048) {
 			throw new CheckRefusal("http", "must be at most 2048 characters");
 		}
-		return uri.toString();
+		return ascii;
 	}
 
 	private static void hostPort(String field, String target) {

@@ -20,14 +20,20 @@ public record CheckView(
 		@Schema(minimum = "100", example = "2000") long timeoutMillis,
 		@Schema(description = "The last verdict, as Consul spells it", allowableValues = {
 				"passing", "warning", "critical" }, example = "critical") String status,
-		@Schema(description = "What the probe that gave the verdict found (empty until a probe changes it)",
+		@Schema(description = "What the probe that gave the verdict found (empty until a probe changes it); what "
+				+ "the target answered only to a caller that may write the service, the verdict alone to others",
 				example = "HTTP GET http://10.0.0.5:8080/actuator/health: dial tcp 10.0.0.5:8080: connection refused") String output,
 		@Schema(description = "Since when it has had this status") Instant since){
 
-	static CheckView of(StoredCheck check) {
+	/**
+	 * @param mayWrite whether the caller may write the service: only then the output
+	 * holds what the target answered ({@link StoredCheck#shownOutput})
+	 */
+	static CheckView of(StoredCheck check, boolean mayWrite) {
 		CheckDefinition definition = check.definition();
 		return new CheckView(check.consulId(), definition.kind(), definition.target(), definition.interval().toMillis(),
-				definition.timeout().toMillis(), check.status().spelled(), check.output(), check.statusSince());
+				definition.timeout().toMillis(), check.status().spelled(), check.shownOutput(mayWrite),
+				check.statusSince());
 	}
 
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.ballast.database.CommitBatch;
+import dev.ballast.web.StorableText;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -31,7 +32,9 @@ public class Checks {
 	private static final String COLUMNS = """
 			service, instance_id, position, kind, target, grpc_service, method, headers, tls_skip_verify,
 			interval_ms, timeout_ms, failures_before_critical, success_before_passing, deregister_after_ms,
-			keeps_lease, status, output, status_since""";
+			keeps_lease, status, output, status_since,
+			(SELECT port FROM instance WHERE instance.service = health_check.service
+			                             AND instance.id = health_check.instance_id) AS instance_port""";
 
 	/**
 	 * The instances whose checks a batch replaces: their rows go first, after the batch's
@@ -151,19 +154,37 @@ public class Checks {
 	}
 
 	/**
-	 * Stores a check's new status and the output that brought it.
+	 * A probe's output as it may be kept: what a probed server answered is not to be
+	 * trusted to be storable text ({@link StorableText#replacingUnstorable}), and at most
+	 * {@link #MAX_OUTPUT} characters of it are kept (never half a surrogate pair).
+	 */
+	public static String storableOutput(String output) {
+		return prefix(StorableText.replacingUnstorable(output), MAX_OUTPUT);
+	}
+
+	/** At most {@code length} characters of {@code text}, never half a surrogate pair. */
+	static String prefix(String text, int length) {
+		if (text.length() <= length) {
+			return text;
+		}
+		return text.substring(0, Character.isHighSurrogate(text.charAt(length - 1)) ? length - 1 : length);
+	}
+
+	/**
+	 * Stores a check's status and the output that brought it. Storing the status it
+	 * already has (a verdict asserted again after a write that failed half-way) keeps the
+	 * time it has had it.
 	 * @return whether the check still exists with that definition (a registration may
 	 * have replaced it meanwhile, and then its probe's verdict is not its own)
 	 */
 	public boolean record(StoredCheck check, CheckStatus status, String output, Instant at) {
-		// What a probed server answered is not to be trusted to be storable text.
-		String clean = output.replace('\u0000', '\uFFFD');
-		String bounded = clean.length() > MAX_OUTPUT ? clean.substring(0, MAX_OUTPUT) : clean;
 		return jdbc.sql("""
-				UPDATE health_check SET status = ?, output = ?, status_since = ?
+				UPDATE health_check
+				   SET status_since = CASE WHEN status = ? THEN status_since ELSE ? END, status = ?, output = ?
 				 WHERE service = ? AND instance_id = ? AND position = ? AND target = ? AND interval_ms = ?""")
-			.params(status.spelled(), bounded, Timestamp.from(at), check.service().value(), check.instanceId().value(),
-					check.position(), check.definition().target(), check.definition().interval().toMillis())
+			.params(status.spelled(), Timestamp.from(at), status.spelled(), storableOutput(output),
+					check.service().value(), check.instanceId().value(), check.position(), check.definition().target(),
+					check.definition().interval().toMillis())
 			.update() == 1;
 	}
 
@@ -188,10 +209,14 @@ public class Checks {
 				rs.getBoolean("tls_skip_verify"), Duration.ofMillis(rs.getInt("interval_ms")),
 				Duration.ofMillis(rs.getInt("timeout_ms")), rs.getInt("failures_before_critical"),
 				rs.getInt("success_before_passing"), noDeregister ? null : Duration.ofMillis(deregisterAfter));
+		int instancePort = rs.getInt("instance_port");
 		return new StoredCheck(ServiceName.of(rs.getString("service")), InstanceId.of(rs.getString("instance_id")),
 				rs.getInt("position"), definition, rs.getBoolean("keeps_lease"),
 				CheckStatus.spelled(rs.getString("status")), rs.getString("output"),
-				rs.getTimestamp("status_since").toInstant());
+				rs.getTimestamp("status_since").toInstant(),
+				// A check's instance row goes only with it; were it missing, the check's
+				// own port stands in.
+				rs.wasNull() ? definition.port() : Port.of(instancePort));
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import dev.ballast.web.ForceParameter;
 import dev.ballast.web.Problem;
 import dev.ballast.web.RequestReader;
+import dev.ballast.web.WriteScope;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
@@ -65,11 +66,15 @@ class InstanceController {
 
 	private final InstanceReads reads;
 
-	InstanceController(Registrations registrations, InstanceEdits edits, RequestReader reader, InstanceReads reads) {
+	private final WriteScope scope;
+
+	InstanceController(Registrations registrations, InstanceEdits edits, RequestReader reader, InstanceReads reads,
+			WriteScope scope) {
 		this.registrations = registrations;
 		this.edits = edits;
 		this.reader = reader;
 		this.reads = reads;
+		this.scope = scope;
 	}
 
 	/** The If-Match help Swagger UI shows beside the field. */
@@ -145,7 +150,7 @@ class InstanceController {
 							+ "the last answer, quoted (\"14\") or not (14)") String index,
 			@RequestParam(required = false) @Parameter(
 					description = "How long a blocking query may wait (default 60s, at most 300s)") String wait) {
-		return reads.get(ServiceName.of(service), InstanceId.of(id), index, wait);
+		return reads.get(ServiceName.of(service), InstanceId.of(id), index, wait, scope.mayWrite(service));
 	}
 
 	@PutMapping("/{id}")

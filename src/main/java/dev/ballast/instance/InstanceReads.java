@@ -77,23 +77,28 @@ class InstanceReads {
 		return result;
 	}
 
-	DeferredResult<ResponseEntity<InstanceDetail>> get(ServiceName name, InstanceId id, String index, String wait) {
+	/**
+	 * @param mayWrite whether the caller may write the service, asked on the request's
+	 * thread: its checks' whole output is shown only then
+	 */
+	DeferredResult<ResponseEntity<InstanceDetail>> get(ServiceName name, InstanceId id, String index, String wait,
+			boolean mayWrite) {
 		BlockingQuery query = blocking.query(index, wait, null);
 		Long after = query.after();
 		Answer<InstanceView> answer = queries.instance(name, id);
 		InstanceView now = answer.value();
 		DeferredResult<ResponseEntity<InstanceDetail>> result = new DeferredResult<>(query.timeoutMillis());
 		if (after == null || now.revision() > after) {
-			result.setResult(found(now, answer.stale()));
+			result.setResult(found(now, answer.stale(), mayWrite));
 			return result;
 		}
 		blocking.await(new BlockingWait(name, null,
 				state -> state.revision() > after && find(state, id).map(i -> i.revision() > after).orElse(true),
 				state -> find(state, id).ifPresentOrElse(
-						instance -> ANSWERING.execute(() -> result.setResult(found(instance, false))),
+						instance -> ANSWERING.execute(() -> result.setResult(found(instance, false, mayWrite))),
 						() -> result.setErrorResult(
 								new NotFoundException("instance %s of service %s was removed".formatted(id, name)))),
-				() -> result.setResult(found(now, !reachability.reachable())), result));
+				() -> result.setResult(found(now, !reachability.reachable(), mayWrite)), result));
 		return result;
 	}
 
@@ -114,12 +119,12 @@ class InstanceReads {
 	 * The instance with its checks as they are now; without them, and marked stale, when
 	 * the database cannot be read.
 	 */
-	private ResponseEntity<InstanceDetail> found(InstanceView instance, boolean stale) {
+	private ResponseEntity<InstanceDetail> found(InstanceView instance, boolean stale, boolean mayWrite) {
 		List<CheckView> read;
 		try {
 			read = checks.of(ServiceName.of(instance.service()), InstanceId.of(instance.id()))
 				.stream()
-				.map(CheckView::of)
+				.map(check -> CheckView.of(check, mayWrite))
 				.toList();
 		}
 		catch (DataAccessException ex) {

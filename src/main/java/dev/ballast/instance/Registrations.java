@@ -23,11 +23,11 @@ class Registrations {
 
 	private final CheckTargets targets;
 
-	Registrations(WritePath path, WeightFields weights, Clock clock, CheckSettings checkSettings) {
+	Registrations(WritePath path, WeightFields weights, Clock clock, CheckTargets targets) {
 		this.path = path;
 		this.weights = weights;
 		this.clock = clock;
-		this.targets = checkSettings.targets();
+		this.targets = targets;
 	}
 
 	/**

@@ -3,6 +3,7 @@ package dev.ballast.lease;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 import dev.ballast.audit.Action;
@@ -131,6 +132,32 @@ public class HealthReports {
 					InstanceView.of(current), InstanceView.of(committed.stored(id))));
 			return committed.stored(id);
 		}));
+	}
+
+	/**
+	 * A check the registry runs has been critical for its {@code deregisterAfter}: the
+	 * instance is removed, as the registry's own act ({@code instance.remove} by the
+	 * system), if the ejection cap has ejected it. An instance the cap holds routable
+	 * ({@code CRITICAL} but not ejected) is not removed: removing it would take away the
+	 * capacity the cap keeps in rotation, and a service whose every check fails would be
+	 * emptied one removal at a time. Once the cap lets it be ejected, it is removed as
+	 * any other.
+	 * @param reason why, for the audit entry
+	 * @return whether it was removed (not when held, passing again, or gone)
+	 */
+	@Transactional
+	public boolean removeCritical(ServiceName service, InstanceId id, String reason) {
+		Optional<LockedService> locked = path.lockIfPresent(service);
+		Optional<Instance> ejected = locked.flatMap(present -> present.find(id))
+			.filter(instance -> instance.health() == Health.CRITICAL && instance.ejected());
+		if (ejected.isEmpty()) {
+			return false;
+		}
+		Committed committed = locked.get().changes(Guard.none()).remove(ejected.get()).commit();
+		committed.auditSystem(
+				AuditEntry.of(Action.INSTANCE_REMOVE, service.value(), id.value(), InstanceView.of(ejected.get()), null)
+					.withDetail("reason", reason));
+		return true;
 	}
 
 	/**

@@ -4,13 +4,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 
 import dev.ballast.instance.CheckDefinition;
 import dev.ballast.instance.CheckStatus;
+import dev.ballast.instance.Port;
 
 /**
  * {@code grpc.health.v1.Health/Check} over plaintext HTTP/2 (prior knowledge), written
@@ -18,7 +17,8 @@ import dev.ballast.instance.CheckStatus;
  * frame, and its answer is the first byte pair of the response message, so the probe
  * needs no HPACK decoder and Ballast no gRPC library. SERVING is passing; NOT_SERVING,
  * SERVICE_UNKNOWN, an error status (trailers without a message), a reset or no answer
- * within the timeout are critical.
+ * within the timeout are critical. The {@link Deadline} closes the connection when the
+ * timeout passes, however slowly a frame comes in.
  */
 final class GrpcProbe implements Probe {
 
@@ -45,38 +45,32 @@ final class GrpcProbe implements Probe {
 	/** Far above a health answer (a few bytes); a bigger frame is not a health answer. */
 	private static final int MAX_FRAME = 16_384;
 
+	private final Dialer dialer;
+
+	GrpcProbe(Dialer dialer) {
+		this.dialer = dialer;
+	}
+
 	@Override
-	public ProbeOutcome run(CheckDefinition check) {
+	public ProbeOutcome run(CheckDefinition check, Port instancePort, Deadline deadline) {
 		String what = "gRPC check " + check.target() + (check.grpcService().isEmpty() ? "" : "/" + check.grpcService());
-		long deadline = System.nanoTime() + check.timeout().toNanos();
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(check.host(), check.port().value()), (int) check.timeout().toMillis());
-			socket.setTcpNoDelay(true);
+		try (Socket socket = dialer.connect(check, instancePort, deadline)) {
 			OutputStream out = socket.getOutputStream();
 			out.write(PREFACE);
 			frame(out, SETTINGS, 0, 0, new byte[0]);
 			frame(out, HEADERS, END_HEADERS, 1, headers(check));
 			frame(out, DATA, END_STREAM, 1, message(check.grpcService()));
 			out.flush();
-			return answer(socket, new DataInputStream(socket.getInputStream()), out, deadline, what);
-		}
-		catch (SocketTimeoutException ex) {
-			return ProbeOutcome.critical(what + ": no answer within " + check.timeout().toMillis() + " ms");
+			return answer(new DataInputStream(socket.getInputStream()), out, what);
 		}
 		catch (IOException | IllegalArgumentException ex) {
-			return ProbeOutcome.critical(what + ": " + ex.getMessage());
+			return Probe.failed(what, deadline, ex);
 		}
 	}
 
-	private static ProbeOutcome answer(Socket socket, DataInputStream in, OutputStream out, long deadline, String what)
-			throws IOException {
+	private static ProbeOutcome answer(DataInputStream in, OutputStream out, String what) throws IOException {
 		ByteArrayOutputStream message = new ByteArrayOutputStream();
 		while (true) {
-			long left = (deadline - System.nanoTime()) / 1_000_000;
-			if (left <= 0) {
-				throw new SocketTimeoutException();
-			}
-			socket.setSoTimeout((int) left);
 			int length = (in.readUnsignedByte() << 16) | (in.readUnsignedByte() << 8) | in.readUnsignedByte();
 			int type = in.readUnsignedByte();
 			int flags = in.readUnsignedByte();

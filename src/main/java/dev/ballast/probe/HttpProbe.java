@@ -3,9 +3,7 @@ package dev.ballast.probe;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -22,6 +20,8 @@ import javax.net.ssl.X509TrustManager;
 
 import dev.ballast.instance.CheckDefinition;
 import dev.ballast.instance.CheckStatus;
+import dev.ballast.instance.Port;
+import dev.ballast.instance.StoredCheck;
 
 /**
  * An HTTP(S) GET or HEAD, judged as Consul judges it: 2xx passing, 429 warning, anything
@@ -31,9 +31,11 @@ import dev.ballast.instance.CheckStatus;
  * <p>
  * One HTTP/1.1 exchange on a connection of its own ({@code Connection: close}, as
  * Consul's checks do), written and read on the probe's virtual thread with blocking
- * socket calls, each read bounded by what is left of the timeout. The JDK's
- * {@code HttpClient} did the same work with a selector thread, a worker pool and a chain
- * of futures per request: about half of the probing node's CPU in the probe benchmark.
+ * socket calls; the {@link Deadline} closes the connection when the timeout passes,
+ * whatever the exchange is waiting for (the TLS handshake, the status line, a body that
+ * trickles in). The JDK's {@code HttpClient} did the same work with a selector thread, a
+ * worker pool and a chain of futures per request: about half of the probing node's CPU in
+ * the probe benchmark.
  */
 final class HttpProbe implements Probe {
 
@@ -42,11 +44,14 @@ final class HttpProbe implements Probe {
 	/** Longest status line and headers read: a probe needs only the status. */
 	static final int HEAD_BYTES = 16 * 1024;
 
+	private final Dialer dialer;
+
 	private final SSLSocketFactory verifying;
 
 	private final SSLSocketFactory trusting;
 
-	HttpProbe() {
+	HttpProbe(Dialer dialer) {
+		this.dialer = dialer;
 		try {
 			this.verifying = SSLContext.getDefault().getSocketFactory();
 		}
@@ -57,35 +62,24 @@ final class HttpProbe implements Probe {
 	}
 
 	@Override
-	public ProbeOutcome run(CheckDefinition check) {
+	public ProbeOutcome run(CheckDefinition check, Port instancePort, Deadline deadline) {
 		String what = "HTTP " + check.method() + " " + check.target();
-		long deadline = System.nanoTime() + check.timeout().toNanos();
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(check.host(), check.port().value()), left(deadline));
+		try (Socket socket = dialer.connect(check, instancePort, deadline)) {
 			Socket exchange = URI.create(check.target()).getScheme().equalsIgnoreCase("https") ? tls(socket, check)
 					: socket;
-			exchange.setSoTimeout(left(deadline));
 			if (exchange instanceof SSLSocket handshaking) {
 				handshaking.startHandshake();
 			}
 			exchange.getOutputStream().write(request(check));
-			Answer answer = new Answer(exchange, deadline);
+			Answer answer = new Answer(exchange.getInputStream());
 			int code = answer.status();
 			String body = check.method().equals("HEAD") || code == 204 || code == 304 ? "" : answer.body();
-			// Closed with a reset, as HAProxy closes its checks: nothing more is to be
-			// said on this connection, and a closed probe leaves no TIME_WAIT behind (a
-			// thousand probes a second would hold 60,000 of them).
-			socket.setSoLinger(true, 0);
 			CheckStatus status = code >= 200 && code < 300 ? CheckStatus.PASSING
 					: code == 429 ? CheckStatus.WARNING : CheckStatus.CRITICAL;
-			return new ProbeOutcome(status, what + ": " + code + (body.isEmpty() ? "" : " Output: " + body));
-		}
-		catch (SocketTimeoutException ex) {
-			return ProbeOutcome.critical(what + ": no answer within " + check.timeout().toMillis() + " ms");
+			return new ProbeOutcome(status, what + ": " + code + (body.isEmpty() ? "" : StoredCheck.BODY + body));
 		}
 		catch (IOException | IllegalArgumentException ex) {
-			return ProbeOutcome.critical(what + ": " + ex.getClass().getSimpleName()
-					+ (ex.getMessage() == null ? "" : " " + ex.getMessage()));
+			return Probe.failed(what, deadline, ex);
 		}
 	}
 
@@ -100,9 +94,13 @@ final class HttpProbe implements Probe {
 		return tls;
 	}
 
-	/** The request's bytes; the check's headers were checked to be printable ASCII. */
+	/**
+	 * The request's bytes; the check's headers were checked to be printable ASCII, and
+	 * the target's path and query go out percent-encoded where they are not (a check
+	 * stored before targets were kept ASCII).
+	 */
 	private static byte[] request(CheckDefinition check) {
-		URI uri = URI.create(check.target());
+		URI uri = URI.create(URI.create(check.target()).toASCIIString());
 		String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
 		StringBuilder request = new StringBuilder(256).append(check.method())
 			.append(' ')
@@ -114,16 +112,7 @@ final class HttpProbe implements Probe {
 		check.headers()
 			.forEach((name, values) -> values
 				.forEach(value -> request.append(name).append(": ").append(value).append("\r\n")));
-		return request.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
-	}
-
-	/** Milliseconds left until the deadline, at least 1 (0 would mean no limit). */
-	private static int left(long deadline) throws SocketTimeoutException {
-		long nanos = deadline - System.nanoTime();
-		if (nanos <= 0) {
-			throw new SocketTimeoutException("the check's timeout passed");
-		}
-		return (int) Math.max(1, nanos / 1_000_000);
+		return request.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII);
 	}
 
 	private static SSLSocketFactory trustingEveryCertificate() {
@@ -153,17 +142,12 @@ final class HttpProbe implements Probe {
 	}
 
 	/**
-	 * A response read from the socket: every read waits at most what is left of the
-	 * check's timeout, so a server that trickles its answer cannot hold the probe longer
-	 * than one that sends nothing.
+	 * A response read from the connection; the probe's deadline closes it, so no read
+	 * waits past the timeout.
 	 */
 	private static final class Answer {
 
-		private final Socket socket;
-
 		private final InputStream in;
-
-		private final long deadline;
 
 		private final byte[] buffer = new byte[2048];
 
@@ -175,10 +159,8 @@ final class HttpProbe implements Probe {
 
 		private boolean chunked;
 
-		Answer(Socket socket, long deadline) throws IOException {
-			this.socket = socket;
-			this.in = socket.getInputStream();
-			this.deadline = deadline;
+		Answer(InputStream in) {
+			this.in = in;
 		}
 
 		/** Reads the status line and the headers; returns the status code. */
@@ -276,7 +258,6 @@ final class HttpProbe implements Probe {
 			if (start < end) {
 				return true;
 			}
-			socket.setSoTimeout(left(deadline));
 			int read = in.read(buffer);
 			if (read < 0) {
 				return false;

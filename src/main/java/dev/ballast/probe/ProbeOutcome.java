@@ -1,15 +1,21 @@
 package dev.ballast.probe;
 
 import dev.ballast.instance.CheckStatus;
+import dev.ballast.instance.Checks;
 
 /**
  * What one probe found.
  *
  * @param status its verdict
- * @param output a short account, as Consul gives it ("HTTP GET http://…: 200 OK Output:
- * …")
+ * @param output a short account, as Consul gives it ("HTTP GET http://…: 200 Output: …"),
+ * made storable text as it is made ({@link Checks#storableOutput}): the check's row and
+ * the audit entry of its turn carry the same text
  */
 record ProbeOutcome(CheckStatus status, String output) {
+
+	ProbeOutcome {
+		output = Checks.storableOutput(output);
+	}
 
 	static ProbeOutcome critical(String output) {
 		return new ProbeOutcome(CheckStatus.CRITICAL, output);

@@ -11,17 +11,16 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import dev.ballast.instance.CheckDefinition;
-import dev.ballast.instance.CheckKind;
 import dev.ballast.instance.CheckSettings;
+import dev.ballast.instance.CheckTargets;
 import dev.ballast.instance.Checks;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.instance.StoredCheck;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.annotation.PreDestroy;
@@ -37,10 +36,15 @@ import org.springframework.stereotype.Component;
  * node that had it has stopped; a node that cannot say it is alive stops probing once its
  * last beat is older than the handover wait, before another node may start.
  * <p>
- * Probes run on virtual threads, at most {@code max-concurrent} at once, on each check's
- * own grid ({@link ProbeOwners#phase}); one timer thread only starts them, so a slow
- * target delays nothing but its own check. Lateness (start after the due time) is
- * recorded in {@code ballast.checks.lateness}.
+ * Probes run on virtual threads, on each check's own grid ({@link ProbeOwners#phase});
+ * one timer thread only starts them. A check has at most one probe queued or running: a
+ * probe due while the last one still waits or runs is skipped
+ * ({@code ballast.checks.shed}, and the check is logged as behind). Slots are shared
+ * among services ({@link ProbeSlots}), each probe is cut at its timeout from outside
+ * ({@link Deadline}), and a check that is deleted or replaced is cut at once, queued or
+ * in flight. So a slow target delays nothing but its own check, and its service's share
+ * of the slots at most. Lateness (start after the due time) is recorded in
+ * {@code ballast.checks.lateness}.
  */
 @Component
 class Prober {
@@ -60,16 +64,18 @@ class Prober {
 
 	private final Clock clock;
 
-	private final Map<CheckKind, Probe> probes;
+	private final Probes probes;
 
-	private final Semaphore running;
+	private final ProbeSlots slots;
 
 	private final ScheduledExecutorService timer = Executors
 		.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("ballast-prober").daemon().factory());
 
-	private final Map<String, Owned> owned = new ConcurrentHashMap<>();
+	private final Map<String, OwnedCheck> owned = new ConcurrentHashMap<>();
 
 	private final Timer lateness;
+
+	private final Counter shed;
 
 	/**
 	 * What the last beats read of each service's checks; only {@link #refresh} uses it.
@@ -84,21 +90,28 @@ class Prober {
 	 */
 	private volatile long lastBeat;
 
-	Prober(Checks checks, ProberMembership membership, ProbeVerdicts verdicts, CheckSettings settings, Clock clock,
-			MeterRegistry meters) {
+	Prober(Checks checks, ProberMembership membership, ProbeVerdicts verdicts, CheckSettings settings,
+			CheckTargets targets, Clock clock, MeterRegistry meters) {
 		this.checks = checks;
 		this.membership = membership;
 		this.verdicts = verdicts;
 		this.settings = settings;
 		this.clock = clock;
-		this.probes = Map.of(CheckKind.HTTP, new HttpProbe(), CheckKind.TCP, new TcpProbe(), CheckKind.GRPC,
-				new GrpcProbe());
-		this.running = new Semaphore(settings.maxConcurrent());
+		this.probes = new Probes(targets);
+		this.slots = new ProbeSlots(settings.maxConcurrent(), settings.maxConcurrentPerService());
 		this.lateness = Timer.builder("ballast.checks.lateness")
 			.description("How late probes start after their due time")
 			.publishPercentiles(0.5, 0.99)
 			.register(meters);
+		this.shed = Counter.builder("ballast.checks.shed")
+			.description("Probes not run: due while the check's last probe still waited for a slot or ran, "
+					+ "or not started by the check's next due time")
+			.register(meters);
 		meters.gauge("ballast.checks.owned", owned, Map::size);
+		meters.gauge("ballast.checks.running", slots, ProbeSlots::running);
+		meters.gauge("ballast.checks.waiting", slots, ProbeSlots::waiting);
+		meters.gauge("ballast.checks.unstored", owned,
+				mine -> mine.values().stream().filter(check -> check.state.unstored()).count());
 	}
 
 	/**
@@ -151,17 +164,19 @@ class Prober {
 	}
 
 	private void own(StoredCheck check, Instant now) {
-		Owned current = owned.get(check.key());
+		OwnedCheck current = owned.get(check.key());
 		// A registration that kept the definition still started the check afresh
-		// (passing): the stored status no longer being this node's verdict says so.
+		// (passing): the stored status no longer being what this node stored says so. (A
+		// verdict this node could not store yet is not a difference: it is asserted
+		// again.)
 		if (current != null && current.check.definition().equals(check.definition())
-				&& current.check.keepsLease() == check.keepsLease() && current.state.status() == check.status()) {
+				&& current.check.keepsLease() == check.keepsLease() && current.state.stored() == check.status()) {
 			return;
 		}
 		if (current != null) {
 			current.stop();
 		}
-		Owned gained = new Owned(check, current == null ? now.plus(settings.handover()) : now);
+		OwnedCheck gained = new OwnedCheck(check, current == null ? now.plus(settings.handover()) : now);
 		owned.put(check.key(), gained);
 		schedule(gained, gained.startAt);
 	}
@@ -172,7 +187,7 @@ class Prober {
 	}
 
 	private void renewLeases(Instant now) {
-		for (Owned check : owned.values()) {
+		for (OwnedCheck check : owned.values()) {
 			if (check.check.keepsLease() && check.check.position() == 0 && !now.isBefore(check.renewAt)) {
 				check.renewAt = now.plus(LEASE_RENEWAL);
 				verdicts.renewLease(check.check);
@@ -180,7 +195,7 @@ class Prober {
 		}
 	}
 
-	private void schedule(Owned check, Instant earliest) {
+	private void schedule(OwnedCheck check, Instant earliest) {
 		Duration interval = check.check.definition().interval();
 		long offset = (long) (ProbeOwners.phase(check.check.key()) * interval.toMillis());
 		long earliestMillis = earliest.toEpochMilli();
@@ -193,28 +208,68 @@ class Prober {
 				TimeUnit.MILLISECONDS);
 	}
 
-	private void start(Owned check, long dueAt) {
+	/**
+	 * On the timer thread, at a probe's due time: queues it for a slot, unless the
+	 * check's last probe still waits or runs (a check never has two).
+	 */
+	private void start(OwnedCheck check, long dueAt) {
 		if (check.stopped) {
 			return;
 		}
-		Thread.ofVirtual().name("probe " + check.check.key()).start(() -> probe(check, dueAt));
 		schedule(check, Instant.ofEpochMilli(dueAt + 1));
-	}
-
-	private void probe(Owned check, long dueAt) {
-		try {
-			running.acquire();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+		if (!check.busy.compareAndSet(false, true)) {
+			behind(check);
 			return;
 		}
+		long expiresIn = dueAt + check.check.definition().interval().toMillis() - clock.millis();
+		check.ticket = slots.submit(check.check.service().value(),
+				System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(expiresIn), new ProbeSlots.Task() {
+
+					@Override
+					public String name() {
+						return "probe " + check.check.key();
+					}
+
+					@Override
+					public void run(ProbeSlots.Slot slot) {
+						probe(check, dueAt, slot);
+					}
+
+					@Override
+					public void shed() {
+						check.busy.set(false);
+						behind(check);
+					}
+
+				});
+		if (check.stopped) {
+			check.stop();
+		}
+	}
+
+	private void probe(OwnedCheck check, long dueAt, ProbeSlots.Slot slot) {
 		try {
-			lateness.record(Math.max(0, clock.millis() - dueAt), TimeUnit.MILLISECONDS);
-			if (!current()) {
+			check.ticket = null;
+			long late = Math.max(0, clock.millis() - dueAt);
+			lateness.record(late, TimeUnit.MILLISECONDS);
+			check.started(late);
+			if (check.stopped || !current()) {
 				return;
 			}
-			ProbeOutcome outcome = probes.get(check.check.definition().kind()).run(check.check.definition());
+			ProbeOutcome outcome;
+			try (Deadline deadline = probes.deadline(check.check.definition().timeout())) {
+				check.inFlight = deadline;
+				if (check.stopped) {
+					deadline.cancel();
+				}
+				outcome = probes.run(check.check.definition(), check.check.instancePort(), deadline);
+			}
+			finally {
+				check.inFlight = null;
+			}
+			// The slot is for probing: the verdict's write waits for the database, not
+			// for a target, and holds no slot.
+			slot.release();
 			// A verdict reached after this node lost the check, or its membership, is not
 			// its to give.
 			if (!check.stopped && current()) {
@@ -225,7 +280,18 @@ class Prober {
 			log.warn("Check {} could not be judged: {}", check.check.key(), ex.toString());
 		}
 		finally {
-			running.release();
+			check.busy.set(false);
+		}
+	}
+
+	/** A probe of {@code check} was skipped; said once until it is on time again. */
+	private void behind(OwnedCheck check) {
+		shed.increment();
+		if (check.skipped(clock.instant())) {
+			log.warn(
+					"Check {} is behind: a probe came due while its last one still waited for a slot or ran "
+							+ "({} probes running, {} waiting on this node); it is skipped, not queued",
+					check.check.key(), slots.running(), slots.waiting());
 		}
 	}
 
@@ -240,7 +306,8 @@ class Prober {
 	@PreDestroy
 	void stop() {
 		timer.shutdownNow();
-		owned.values().forEach(Owned::stop);
+		owned.values().forEach(OwnedCheck::stop);
+		probes.close();
 		try {
 			membership.leave();
 		}
@@ -251,37 +318,6 @@ class Prober {
 
 	/** A service's checks as last read, and the fingerprint read just before them. */
 	private record ServiceChecks(String fingerprint, List<StoredCheck> checks) {
-	}
-
-	/** A check this node probes. */
-	private static final class Owned {
-
-		private final StoredCheck check;
-
-		private final Instant startAt;
-
-		private final ProbeVerdicts.State state;
-
-		private volatile boolean stopped;
-
-		private volatile ScheduledFuture<?> next;
-
-		private Instant renewAt = Instant.MIN;
-
-		Owned(StoredCheck check, Instant startAt) {
-			this.check = check;
-			this.startAt = startAt;
-			this.state = new ProbeVerdicts.State(check);
-		}
-
-		void stop() {
-			stopped = true;
-			ScheduledFuture<?> scheduled = next;
-			if (scheduled != null) {
-				scheduled.cancel(false);
-			}
-		}
-
 	}
 
 }

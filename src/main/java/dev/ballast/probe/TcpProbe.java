@@ -1,28 +1,29 @@
 package dev.ballast.probe;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 
 import dev.ballast.instance.CheckDefinition;
 import dev.ballast.instance.CheckStatus;
+import dev.ballast.instance.Port;
 
 /** A TCP connect, as Consul's TCP check: accepted passing, anything else critical. */
 final class TcpProbe implements Probe {
 
+	private final Dialer dialer;
+
+	TcpProbe(Dialer dialer) {
+		this.dialer = dialer;
+	}
+
 	@Override
-	public ProbeOutcome run(CheckDefinition check) {
+	public ProbeOutcome run(CheckDefinition check, Port instancePort, Deadline deadline) {
 		String target = "TCP connect " + check.target();
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(check.host(), check.port().value()), (int) check.timeout().toMillis());
+		try (Socket socket = dialer.connect(check, instancePort, deadline)) {
 			return new ProbeOutcome(CheckStatus.PASSING, target + ": Success");
 		}
-		catch (SocketTimeoutException ex) {
-			return ProbeOutcome.critical(target + ": timed out after " + check.timeout().toMillis() + " ms");
-		}
 		catch (IOException | IllegalArgumentException ex) {
-			return ProbeOutcome.critical(target + ": " + ex.getMessage());
+			return Probe.failed(target, deadline, ex);
 		}
 	}
 

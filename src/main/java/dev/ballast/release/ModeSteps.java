@@ -62,8 +62,9 @@ class ModeSteps {
 		ScheduledStep planned = step.replanned(instance.weight(), instance.effectiveWeight(), Weight.ZERO, now);
 		Ramp ramp = planned.ramp(Weight.ZERO);
 		Duration elapsed = planned.elapsed(now);
-		Instance stored = store(locked, instance, instance.inMode(Mode.DRAINING, ramp.at(elapsed),
-				awaiting(instance.service(), planned.confirmDeadline())));
+		Instance stored = store(locked, instance,
+				instance.inMode(Mode.DRAINING, ramp.next(elapsed, instance.effectiveWeight()),
+						awaiting(instance.service(), planned.confirmDeadline())));
 		if (ramp.finished(elapsed)) {
 			List<String> live = subscribers.unconfirmed(instance.service(), stored.revision());
 			return confirm(locked, planned.confirming(stored.revision(), live, now), stored, now);
@@ -118,8 +119,8 @@ class ModeSteps {
 			schedule.remove(step.service(), step.instanceId());
 			return store(locked, instance, instance.inMode(Mode.SERVING, instance.weight(), null));
 		}
-		Instance stored = store(locked, instance,
-				instance.inMode(Mode.WARMING, ramp.at(elapsed), ModeDetail.warming(planned.endsAt())));
+		Instance stored = store(locked, instance, instance.inMode(Mode.WARMING,
+				ramp.next(elapsed, instance.effectiveWeight()), ModeDetail.warming(planned.endsAt())));
 		schedule.put(planned.dueAt(planned.startedAt().plus(ramp.nextStepAfter(elapsed))));
 		return stored;
 	}

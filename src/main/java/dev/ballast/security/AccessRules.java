@@ -47,10 +47,13 @@ final class AccessRules {
 
 			rule(Set.of("PUT", "DELETE"), "/v1/services/{service}/instances/{id}", Need.REGISTRANT),
 			rule(Set.of("POST"), "/v1/services/{service}/instances/{id}/heartbeat", Need.REGISTRANT),
+			// An instance that stops drains itself first (the Spring starter does on
+			// SIGTERM), so that callers leave it before it goes: gentler than the
+			// deregistration a registrant may already make, and guarded like any drain.
+			rule(Set.of("POST"), "/v1/services/{service}/instances/{id}/drain", Need.REGISTRANT),
 
 			rule(Set.of("PATCH", "DELETE"), "/v1/services/{service}", Need.OPERATOR),
 			rule(Set.of("PATCH"), "/v1/services/{service}/instances/{id}", Need.OPERATOR),
-			rule(Set.of("POST"), "/v1/services/{service}/instances/{id}/drain", Need.OPERATOR),
 			rule(Set.of("POST"), "/v1/services/{service}/instances/{id}/serve", Need.OPERATOR),
 			rule(Set.of("POST"), "/v1/services/{service}/instances/{id}/maintenance", Need.OPERATOR),
 			rule(Set.of("POST"), "/v1/services/{service}/drains", Need.OPERATOR),

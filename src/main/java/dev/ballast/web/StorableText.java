@@ -39,7 +39,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestBodyAdvice;
  * <p>
  * Refusing such text at the border, rather than where it is stored, keeps a write that
  * could never be stored out of the commit groups in which it would fail its group-mates'
- * statements.
+ * statements. Text the registry reads from elsewhere, which it cannot refuse (what a
+ * probed server answered), goes through the same rule by {@link #replacingUnstorable}.
  */
 @ControllerAdvice
 @Configuration(proxyBeanMethods = false)
@@ -99,6 +100,30 @@ public class StorableText implements RequestBodyAdvice, WebMvcConfigurer, Handle
 			throw new BadParameterException(name, "%s must be %s; got %s".formatted(name, EXPECTED,
 					ReceivedValue.describe(StringNode.valueOf(value))));
 		}
+	}
+
+	/**
+	 * Text that did not come in a request, made storable by the same rule: each NUL and
+	 * each unpaired surrogate becomes U+FFFD, the replacement character, as a decoder
+	 * marks what it could not read. For what the registry reads elsewhere (a probed
+	 * server's answer), where refusing is not an option.
+	 * @return {@code text} itself when it is storable as it is
+	 */
+	public static String replacingUnstorable(String text) {
+		if (storable(text)) {
+			return text;
+		}
+		StringBuilder replaced = new StringBuilder(text.length());
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+				replaced.append(c).append(text.charAt(++i));
+			}
+			else {
+				replaced.append(c == 0 || Character.isSurrogate(c) ? '\uFFFD' : c);
+			}
+		}
+		return replaced.toString();
 	}
 
 	/** Whether PostgreSQL can store {@code text} as it is. */

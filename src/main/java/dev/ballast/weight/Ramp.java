@@ -78,6 +78,23 @@ public record Ramp(Weight from, Weight to, Duration duration, Duration step) {
 		return new Ramp(beyond ? target : current, target, left, step);
 	}
 
+	/**
+	 * The weight {@code elapsed} after the start for an instance now at {@code current}:
+	 * {@link #at}, but never a step away from the target. A ramp down never goes up and a
+	 * ramp up never comes down, whatever was done to the instance between two steps (an
+	 * edit to 0 and back, say, leaves a drain where the edit took it). Its end is exact:
+	 * the target, when the duration has passed.
+	 */
+	public Weight next(Duration elapsed, Weight current) {
+		Weight planned = at(elapsed);
+		if (finished(elapsed)) {
+			return planned;
+		}
+		boolean up = to.value() >= from.value();
+		boolean back = up ? planned.value() < current.value() : planned.value() > current.value();
+		return back ? current : planned;
+	}
+
 	/** Whether the ramp has reached its target {@code elapsed} after the start. */
 	public boolean finished(Duration elapsed) {
 		return at(elapsed).equals(to);

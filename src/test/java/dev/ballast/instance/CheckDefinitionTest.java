@@ -1,10 +1,14 @@
 package dev.ballast.instance;
 
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.ballast.database.DatabaseServers;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.mock.env.MockEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * What a check may be, at the edges of each rule, and what it may target: only its own
  * instance (address, and port unless configured), or a network the operator allows; never
- * link-local.
+ * link-local, never the node's own ports, its database or a denied network.
  */
 class CheckDefinitionTest {
 
@@ -103,6 +107,50 @@ class CheckDefinitionTest {
 			.hasMessageContaining("prefix out of range");
 		assertThatThrownBy(() -> new CheckTargets(List.of("example.com/8"), false))
 			.hasMessageContaining("not a network");
+	}
+
+	@Test
+	void noCheckReachesTheNodesOwnPortsItsDatabaseOrADeniedNetwork() {
+		MockEnvironment node = new MockEnvironment().withProperty("server.port", "0")
+			.withProperty("local.server.port", "8080")
+			.withProperty("ballast.dns.port", "8600")
+			.withProperty("ballast.xds.port", "18000");
+		CheckTargets targets = new CheckTargets(List.of("10.0.0.0/8"),
+				List.of("10.9.0.0/16", "192.168.1.5:6379", "[fd00::/8]:6379"), true,
+				new OwnEndpoints(node, List.of(new DatabaseServers.Server("db.internal", 5432),
+						new DatabaseServers.Server("127.0.0.1", 5433))));
+		// The node's own listeners, on any of its addresses, even as an instance's own.
+		refusedTarget(targets, http("http://127.0.0.1:8080/v1/tokens"), "127.0.0.1", Port.of(8080),
+				"registry's own port 8080");
+		refusedTarget(targets, tcpAt("127.0.0.1:18000"), "127.0.0.1", Port.of(18000), "registry's own port 18000");
+		refusedTarget(targets, tcpAt("[::1]:8600"), "::1", Port.of(8600), "registry's own port 8600");
+		// The database: by its name as written, and by its address.
+		refusedTarget(targets, tcpAt("db.internal:5432"), "db.internal", Port.of(5432), "registry's database");
+		refusedTarget(targets, tcpAt("127.0.0.1:5433"), "127.0.0.1", Port.of(5433), "registry's database");
+		// Denied, even inside an allowed network; one port of an address, not the others.
+		refusedTarget(targets, http("http://10.9.1.1:80/"), "10.0.0.5", Port.of(8080), "denied-networks");
+		refusedTarget(targets, tcpAt("192.168.1.5:6379"), "192.168.1.5", Port.of(6379), "denied-networks");
+		refusedTarget(targets, tcpAt("[fd00::7]:6379"), "fd00::7", Port.of(6379), "denied-networks");
+		targets.require(tcpAt("192.168.1.5:6380"), "192.168.1.5", Port.of(6380));
+		// A loopback address only on its instance's own port, even with any-port.
+		refusedTarget(targets, tcpAt("127.0.0.1:6379"), "127.0.0.1", Port.of(9000), "loopback");
+		targets.require(tcpAt("127.0.0.1:9000"), "127.0.0.1", Port.of(9000));
+		// At each probe, what a name resolved to.
+		assertThat(targets.refusal(InetAddress.ofLiteral("127.0.0.2"), Port.of(8080), Port.of(8080)))
+			.hasValueSatisfying(why -> assertThat(why).contains("registry's own port 8080"));
+		assertThat(targets.refusal(InetAddress.ofLiteral("169.254.169.254"), Port.of(80), Port.of(80)))
+			.hasValueSatisfying(why -> assertThat(why).contains("link-local"));
+		assertThat(targets.refusal(InetAddress.ofLiteral("10.1.2.3"), Port.of(8080), Port.of(80))).isEmpty();
+		for (String bad : List.of("[fd00::/8]x", "10.0.0.0/8:0", "10.0.0.0/8:http", "example.com:80")) {
+			assertThatThrownBy(() -> new CheckTargets(List.of(), List.of(bad), false, OwnEndpoints.none())).as(bad)
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("ballast.checks.denied-networks");
+		}
+	}
+
+	private static CheckDefinition tcpAt(String target) {
+		return CheckDefinition.of(CheckKind.TCP, target, null, Map.of(), false, Duration.ofSeconds(5), null, 0, 0,
+				null);
 	}
 
 	private static CheckDefinition tcp(Duration interval, Duration timeout) {

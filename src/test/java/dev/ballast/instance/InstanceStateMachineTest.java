@@ -95,6 +95,17 @@ class InstanceStateMachineTest {
 				of(4, 0), of(5, 0, 0, 0, 20), of(6, 10), of(2, 0, 0, 30), of(6, 1), of(6, 5), of(6, 20)));
 	}
 
+	/**
+	 * Found by the property (seed 5634018414441): a drain whose weight was edited to 0
+	 * and back to 100 between two steps saw no change of the planned weight at its next
+	 * step, and its ramp lifted it from 0 back to 100.
+	 */
+	@Test
+	void aDrainEditedToZeroAndBackBetweenTwoStepsNeverComesBackUp() {
+		run(MaxUnroutable.DEFAULT, List.of(register(0, 100), register(0, 100), register(0, 100), register(0, 100),
+				of(3, 0, 0, 0, 1), of(1, 0, 0, 0, 1, 1), of(1, 0, 0, 2, 1, 1), of(3, 1, 0, 0, 1)));
+	}
+
 	/** The finding 3: a warming instance holds what it has not given back. */
 	@Test
 	void aWarmingInstanceHoldsTheBudgetUntilItsRampGivesItBack() {
@@ -483,7 +494,7 @@ class InstanceStateMachineTest {
 							: instance.inMode(Mode.DRAINED, Weight.ZERO, null);
 				}
 				else {
-					after = instance.inMode(instance.mode(), ramp.at(elapsed),
+					after = instance.inMode(instance.mode(), ramp.next(elapsed, instance.effectiveWeight()),
 							planned.warm() ? ModeDetail.warming(planned.endsAt()) : null);
 				}
 				commit(List.of(new Change(instance, after)), false, false, List.of());

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;
 import dev.ballast.support.RegistryTest;
+import dev.ballast.support.TestDatabase;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -293,6 +294,143 @@ class ProbedHealthTest {
 		assertThat(hostile.body()).contains("Check.Interval");
 	}
 
+	@Test
+	void aTargetThatAnswersANulByteStillTurnsItsInstanceCritical() {
+		Api api = Api.on(port);
+		String service = Names.service("nul");
+		int nul = targets.answering(500, "broken\u0000here").port();
+		int other = targets.answering(200).port();
+		register(api, service, "nul", nul, http(nul));
+		register(api, service, "ok", other, http(other));
+		Awaitility.await()
+			.atMost(VERDICT)
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> instances(api, service).get("nul").path("health").stringValue().equals("CRITICAL"));
+		assertThat(output(consul(), service, "nul")).endsWith(": 500 Output: broken\uFFFDhere");
+		assertThat(audited(service, "instance.probe-fail")).isEqualTo(1);
+	}
+
+	@Test
+	void aTricklingTargetHoldsOneConnectionOfItsCheckAtATimeForNoLongerThanTheTimeout() {
+		Api api = Api.on(port);
+		String service = Names.service("trickled");
+		TestTargets.Trickling trickling = targets.tlsTrickling();
+		int other = targets.answering(200).port();
+		register(api, service, "slow", trickling.port(),
+				"{\"http\":\"https://127.0.0.1:%d/health\",\"tlsSkipVerify\":true,\"intervalSeconds\":2,\"timeoutMillis\":1000}"
+					.formatted(trickling.port()));
+		register(api, service, "ok", other, http(other));
+		// A byte every 0.7 s: each read of the handshake sees progress within the 1 s.
+		Awaitility.await()
+			.atMost(VERDICT.plusSeconds(5))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> trickling.accepted().get() >= 4);
+		assertThat(trickling.mostOpen().get()).as("probes of one check never overlap").isEqualTo(1);
+		assertThat(trickling.lifetimes()).as("each cut at the 1 s timeout").allMatch(millis -> millis < 1700);
+		assertThat(instances(api, service).get("slow").path("health").stringValue()).isEqualTo("CRITICAL");
+	}
+
+	@Test
+	void deletingAServiceCutsItsProbesInFlightAtOnce() {
+		Api api = Api.on(port);
+		String service = Names.service("cut");
+		TestTargets.Trickling silent = targets.silent();
+		for (String id : new String[] { "a", "b", "c", "d" }) {
+			register(api, service, id, silent.port(),
+					"{\"http\":\"http://127.0.0.1:%d/health\",\"intervalSeconds\":10,\"timeoutMillis\":9000}"
+						.formatted(silent.port()));
+		}
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(25))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> silent.open().get() >= 3);
+		assertThat(api.delete("/v1/services/%s?force=true".formatted(service)).status()).isBetween(200, 299);
+		long deleted = System.nanoTime();
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(3))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> silent.open().get() == 0);
+		System.out.printf("probes of the deleted service cut after %d ms%n", (System.nanoTime() - deleted) / 1_000_000);
+	}
+
+	@Test
+	void refusesChecksAimedAtTheRegistrysOwnPortOrItsDatabase() {
+		Api api = Api.on(port);
+		String service = Names.service("aim");
+		String path = "/v1/services/%s/instances/x".formatted(service);
+		Api.Reply self = api.put(path,
+				"{\"address\":\"127.0.0.1\",\"port\":%d,\"checks\":[{\"http\":\"http://127.0.0.1:%d/v1/tokens\",\"intervalSeconds\":5}]}"
+					.formatted(port, port));
+		assertThat(self.status()).as(self.body()).isEqualTo(422);
+		assertThat(self.json().path("errors").get(0).path("pointer").stringValue()).isEqualTo("/checks/0/http");
+		assertThat(self.json().path("errors").get(0).path("detail").stringValue()).contains("registry's own");
+		java.util.regex.Matcher database = java.util.regex.Pattern.compile("//([^:/]+):(\\d+)/")
+			.matcher(TestDatabase.server().url());
+		assertThat(database.find()).isTrue();
+		int databasePort = Integer.parseInt(database.group(2));
+		Api.Reply db = api.put(path,
+				"{\"address\":\"127.0.0.1\",\"port\":%d,\"checks\":[{\"tcp\":\"127.0.0.1:%d\",\"intervalSeconds\":5}]}"
+					.formatted(databasePort, databasePort));
+		assertThat(db.status()).as(db.body()).isEqualTo(422);
+		assertThat(db.json().path("errors").get(0).path("pointer").stringValue()).isEqualTo("/checks/0/tcp");
+		assertThat(db.json().path("errors").get(0).path("detail").stringValue()).contains("database");
+		assertThat(api.get(path).status()).isEqualTo(404);
+	}
+
+	@Test
+	void aCheckByHostNameIsResolvedAtEachProbeAndNotSentToTheRegistrysOwnPort() {
+		Api api = Api.on(port);
+		String service = Names.service("byname");
+		int other = targets.answering(200).port();
+		Api.Reply reply = api.put("/v1/services/%s/instances/self".formatted(service),
+				"{\"address\":\"localhost\",\"port\":%d,\"checks\":[{\"http\":\"http://localhost:%d/v1/tokens\",\"intervalSeconds\":1,\"timeoutMillis\":300}]}"
+					.formatted(port, port));
+		assertThat(reply.status()).as("a name is resolved when probed, not when registered").isIn(200, 201);
+		register(api, service, "ok", other, http(other));
+		Awaitility.await().atMost(VERDICT).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+			JsonNode check = probed(consul(), service, "self");
+			assertThat(check.path("Status").stringValue()).isEqualTo("critical");
+			assertThat(check.path("Output").stringValue()).contains("registry's own").doesNotContain("401");
+		});
+	}
+
+	@Test
+	void aProbedBodyIsShownOnlyToTokensThatMayWriteItsService() {
+		Api api = Api.on(port);
+		String service = Names.service("shown");
+		int failing = targets.answering(500, "internal detail").port();
+		int other = targets.answering(200).port();
+		register(api, service, "bad", failing, http(failing));
+		register(api, service, "ok", other, http(other));
+		Awaitility.await()
+			.atMost(VERDICT)
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> instances(api, service).get("bad").path("health").stringValue().equals("CRITICAL"));
+		Api.Reply created = api.send("POST", "/v1/tokens", "{\"name\":\"%s\",\"role\":\"reader\"}".formatted(service),
+				null);
+		String reader = created.json().path("token").stringValue();
+		assertThat(output(consul(), service, "bad")).endsWith(": 500 Output: internal detail");
+		assertThat(output(consul().as(reader), service, "bad")).endsWith(": 500").doesNotContain("internal detail");
+		JsonNode entry = consul().as(reader).get("/v1/health/service/" + service).json();
+		assertThat(entry.toString()).doesNotContain("internal detail");
+	}
+
+	/** The output of the instance's probed check as {@code api}'s token reads it. */
+	private static String output(Api api, String service, String id) {
+		return probed(api, service, id).path("Output").stringValue();
+	}
+
+	/** The instance's check that Ballast runs, on Consul's {@code /v1/health/checks}. */
+	private static JsonNode probed(Api api, String service, String id) {
+		return api.get("/v1/health/checks/" + service)
+			.json()
+			.valueStream()
+			.filter(each -> each.path("ServiceID").stringValue().equals(id)
+					&& !each.path("Type").stringValue().equals("ttl"))
+			.findFirst()
+			.orElseThrow();
+	}
+
 	/** Consul's endpoints are outside Ballast's OpenAPI contract. */
 	private Api consul() {
 		return Api.unchecked(port);
@@ -314,7 +452,7 @@ class ProbedHealthTest {
 			.formatted(port);
 	}
 
-	private static Map<String, JsonNode> instances(Api api, String service) {
+	static Map<String, JsonNode> instances(Api api, String service) {
 		Map<String, JsonNode> byId = new HashMap<>();
 		api.get("/v1/services/%s/instances".formatted(service))
 			.json()

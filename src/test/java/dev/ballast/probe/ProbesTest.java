@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
@@ -23,23 +24,30 @@ import com.sun.net.httpserver.HttpsServer;
 import dev.ballast.instance.CheckDefinition;
 import dev.ballast.instance.CheckKind;
 import dev.ballast.instance.CheckStatus;
+import dev.ballast.instance.CheckTargets;
 import io.grpc.Server;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Each probe against real servers on loopback: what it calls passing, warning and
  * critical, that it gives up at its timeout whatever the server does (hangs, trickles a
- * body that never ends), that it follows no redirect, and that the gRPC probe reads a
- * real grpc-java health service.
+ * body that never ends, a TLS handshake or an HTTP/2 frame a byte at a time), that it
+ * follows no redirect, that it sends a non-ASCII URL percent-encoded, and that the gRPC
+ * probe reads a real grpc-java health service.
  */
 class ProbesTest {
+
+	/** The probes as a node runs them, with no endpoints of a node's own to refuse. */
+	private static final Probes PROBES = new Probes(new CheckTargets(List.of(), false));
 
 	private final TestTargets targets = new TestTargets();
 
@@ -56,14 +64,13 @@ class ProbesTest {
 	@Test
 	void httpJudgesByStatusAsConsulDoes() {
 		TestTargets.Answering server = targets.answering(200);
-		HttpProbe probe = new HttpProbe();
-		assertThat(probe.run(http(server.port(), "/health")).status()).isEqualTo(CheckStatus.PASSING);
+		assertThat(run(http(server.port(), "/health")).status()).isEqualTo(CheckStatus.PASSING);
 		server.answer(204);
-		assertThat(probe.run(http(server.port(), "/health")).status()).isEqualTo(CheckStatus.PASSING);
+		assertThat(run(http(server.port(), "/health")).status()).isEqualTo(CheckStatus.PASSING);
 		server.answer(429);
-		assertThat(probe.run(http(server.port(), "/health")).status()).isEqualTo(CheckStatus.WARNING);
+		assertThat(run(http(server.port(), "/health")).status()).isEqualTo(CheckStatus.WARNING);
 		server.answer(503);
-		ProbeOutcome failed = probe.run(http(server.port(), "/health"));
+		ProbeOutcome failed = run(http(server.port(), "/health"));
 		assertThat(failed.status()).isEqualTo(CheckStatus.CRITICAL);
 		assertThat(failed.output())
 			.isEqualTo("HTTP GET http://127.0.0.1:%d/health: 503 Output: status 503".formatted(server.port()));
@@ -73,7 +80,7 @@ class ProbesTest {
 	void httpGivesUpAtItsTimeoutOnAServerThatNeverAnswersOrNeverEnds() throws Exception {
 		int hanging = targets.hanging();
 		long started = System.nanoTime();
-		ProbeOutcome hung = new HttpProbe().run(http(hanging, "/"));
+		ProbeOutcome hung = run(http(hanging, "/"));
 		assertThat(hung.status()).isEqualTo(CheckStatus.CRITICAL);
 		assertThat(hung.output()).contains("no answer within 300 ms");
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(1500));
@@ -99,10 +106,10 @@ class ProbesTest {
 		});
 		http.start();
 		int port = http.getAddress().getPort();
-		ProbeOutcome endless = new HttpProbe().run(http(port, "/endless"));
+		ProbeOutcome endless = run(http(port, "/endless"));
 		assertThat(endless.status()).isEqualTo(CheckStatus.PASSING);
 		assertThat(endless.output().length()).isLessThan(HttpProbe.BODY_BYTES + 100);
-		ProbeOutcome moved = new HttpProbe().run(http(port, "/moved"));
+		ProbeOutcome moved = run(http(port, "/moved"));
 		assertThat(moved.status()).as("a redirect is not followed").isEqualTo(CheckStatus.CRITICAL);
 		assertThat(moved.output()).contains(": 302");
 	}
@@ -122,7 +129,7 @@ class ProbesTest {
 		int port = http.getAddress().getPort();
 		CheckDefinition head = CheckDefinition.of(CheckKind.HTTP, "http://127.0.0.1:" + port + "/health?deep=1", "HEAD",
 				Map.of("X-Probe", List.of("yes")), false, Duration.ofSeconds(1), Duration.ofMillis(300), 1, 1, null);
-		ProbeOutcome answered = new HttpProbe().run(head);
+		ProbeOutcome answered = run(head);
 		assertThat(answered.status()).as(answered.output()).isEqualTo(CheckStatus.PASSING);
 		assertThat(seen).containsExactly("HEAD /health?deep=1 yes 127.0.0.1:" + port);
 
@@ -141,7 +148,7 @@ class ProbesTest {
 				}
 			});
 			long started = System.nanoTime();
-			ProbeOutcome trickled = new HttpProbe().run(http(trickling.getLocalPort(), "/"));
+			ProbeOutcome trickled = run(http(trickling.getLocalPort(), "/"));
 			assertThat(trickled.status()).isEqualTo(CheckStatus.CRITICAL);
 			assertThat(trickled.output()).contains("no answer within 300 ms");
 			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(1000));
@@ -171,10 +178,9 @@ class ProbesTest {
 				}
 			});
 			CheckDefinition check = http(junk.getLocalPort(), "/");
-			HttpProbe probe = new HttpProbe();
-			assertThat(probe.run(check).output()).contains("not an HTTP answer: SSH-2.0-OpenSSH_9.6");
-			assertThat(probe.run(check).output()).contains("not an HTTP status: HTTP/1.1 2x0 OK");
-			ProbeOutcome endless = probe.run(check);
+			assertThat(run(check).output()).contains("not an HTTP answer: SSH-2.0-OpenSSH_9.6");
+			assertThat(run(check).output()).contains("not an HTTP status: HTTP/1.1 2x0 OK");
+			ProbeOutcome endless = run(check);
 			assertThat(endless.status()).isEqualTo(CheckStatus.CRITICAL);
 			assertThat(endless.output()).contains("longer than " + HttpProbe.HEAD_BYTES + " bytes");
 		}
@@ -206,12 +212,12 @@ class ProbesTest {
 		try {
 			String target = "https://127.0.0.1:" + https.getAddress().getPort() + "/health";
 			// TLS set-up on a cold JVM takes longer than the other probes' 300 ms.
-			ProbeOutcome skipped = new HttpProbe().run(CheckDefinition.of(CheckKind.HTTP, target, null, Map.of(), true,
+			ProbeOutcome skipped = run(CheckDefinition.of(CheckKind.HTTP, target, null, Map.of(), true,
 					Duration.ofSeconds(5), Duration.ofSeconds(3), 1, 1, null));
 			assertThat(skipped.status()).as(skipped.output()).isEqualTo(CheckStatus.PASSING);
 			assertThat(skipped.output()).endsWith(": 200 Output: UP");
-			ProbeOutcome verified = new HttpProbe().run(CheckDefinition.of(CheckKind.HTTP, target, null, Map.of(),
-					false, Duration.ofSeconds(5), Duration.ofSeconds(3), 1, 1, null));
+			ProbeOutcome verified = run(CheckDefinition.of(CheckKind.HTTP, target, null, Map.of(), false,
+					Duration.ofSeconds(5), Duration.ofSeconds(3), 1, 1, null));
 			assertThat(verified.status()).as("a self-signed certificate is not trusted")
 				.isEqualTo(CheckStatus.CRITICAL);
 			assertThat(verified.output()).contains("SSLHandshakeException");
@@ -224,9 +230,8 @@ class ProbesTest {
 	@Test
 	void tcpPassesOnAcceptAndFailsOnRefusal() {
 		int listening = targets.hanging();
-		assertThat(new TcpProbe().run(tcp(CheckKind.TCP, "127.0.0.1:" + listening)).status())
-			.isEqualTo(CheckStatus.PASSING);
-		ProbeOutcome refused = new TcpProbe().run(tcp(CheckKind.TCP, "127.0.0.1:" + TestTargets.refusing()));
+		assertThat(run(tcp(CheckKind.TCP, "127.0.0.1:" + listening)).status()).isEqualTo(CheckStatus.PASSING);
+		ProbeOutcome refused = run(tcp(CheckKind.TCP, "127.0.0.1:" + TestTargets.refusing()));
 		assertThat(refused.status()).isEqualTo(CheckStatus.CRITICAL);
 		assertThat(refused.output()).startsWith("TCP connect 127.0.0.1:");
 	}
@@ -242,27 +247,79 @@ class ProbesTest {
 			String at = "127.0.0.1:" + server.getPort();
 			health.setStatus("", ServingStatus.SERVING);
 			health.setStatus("shop.Cart", ServingStatus.NOT_SERVING);
-			GrpcProbe probe = new GrpcProbe();
 			// A real server's first calls pay for its JIT: judged with a 2 s timeout.
-			ProbeOutcome serving = probe.run(grpc(at));
+			ProbeOutcome serving = run(grpc(at));
 			assertThat(serving.status()).as(serving.output()).isEqualTo(CheckStatus.PASSING);
 			assertThat(serving.output()).endsWith(": SERVING");
-			ProbeOutcome notServing = probe.run(grpc(at + "/shop.Cart"));
+			ProbeOutcome notServing = run(grpc(at + "/shop.Cart"));
 			assertThat(notServing.status()).isEqualTo(CheckStatus.CRITICAL);
 			assertThat(notServing.output()).endsWith(": NOT_SERVING");
-			ProbeOutcome unknown = probe.run(grpc(at + "/shop.Nothing"));
+			ProbeOutcome unknown = run(grpc(at + "/shop.Nothing"));
 			assertThat(unknown.status()).isEqualTo(CheckStatus.CRITICAL);
 			assertThat(unknown.output()).contains("without an answer");
 			health.setStatus("", ServingStatus.NOT_SERVING);
-			assertThat(probe.run(grpc(at)).status()).isEqualTo(CheckStatus.CRITICAL);
+			assertThat(run(grpc(at)).status()).isEqualTo(CheckStatus.CRITICAL);
 		}
 		finally {
 			server.shutdownNow();
 			assertThat(server.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
 		}
-		ProbeOutcome hung = new GrpcProbe().run(tcp(CheckKind.GRPC, "127.0.0.1:" + targets.hanging()));
+		ProbeOutcome hung = run(tcp(CheckKind.GRPC, "127.0.0.1:" + targets.hanging()));
 		assertThat(hung.status()).isEqualTo(CheckStatus.CRITICAL);
 		assertThat(hung.output()).contains("no answer within 300 ms");
+	}
+
+	@Test
+	void httpsGivesUpAtItsTimeoutOnATlsHandshakeThatTrickles() {
+		TestTargets.Trickling trickling = targets.tlsTrickling();
+		givesUpAtOneSecond(trickling,
+				CheckDefinition.of(CheckKind.HTTP, "https://127.0.0.1:" + trickling.port() + "/health", null, Map.of(),
+						true, Duration.ofSeconds(2), Duration.ofMillis(1000), 1, 1, null));
+	}
+
+	@Test
+	void grpcGivesUpAtItsTimeoutOnADataFrameThatTrickles() {
+		TestTargets.Trickling trickling = targets.grpcTrickling();
+		givesUpAtOneSecond(trickling, CheckDefinition.of(CheckKind.GRPC, "127.0.0.1:" + trickling.port(), null,
+				Map.of(), false, Duration.ofSeconds(2), Duration.ofMillis(1000), 1, 1, null));
+	}
+
+	/** {@code check} (1 s timeout) of a server that trickles: cut at its deadline. */
+	private static void givesUpAtOneSecond(TestTargets.Trickling trickling, CheckDefinition check) {
+		long started = System.nanoTime();
+		ProbeOutcome outcome = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> run(check));
+		// The 1 s deadline, with room for a machine busy with other builds; a timeout on
+		// each read never ends here (a byte comes every 0.7 s).
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+		assertThat(outcome.status()).isEqualTo(CheckStatus.CRITICAL);
+		assertThat(outcome.output()).contains("no answer within 1000 ms");
+		Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> trickling.open().get() == 0);
+	}
+
+	@Test
+	void httpSendsANonAsciiPathAndQueryPercentEncoded() throws Exception {
+		List<String> lines = new CopyOnWriteArrayList<>();
+		try (ServerSocket server = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
+			Thread.ofVirtual().start(() -> {
+				try (Socket client = server.accept()) {
+					byte[] head = new byte[4096];
+					int read = client.getInputStream().read(head);
+					String text = new String(head, 0, Math.max(read, 0), StandardCharsets.ISO_8859_1);
+					lines.add(text.substring(0, text.indexOf("\r\n")));
+					client.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".getBytes());
+				}
+				catch (IOException | RuntimeException ex) {
+					lines.add("failed: " + ex);
+				}
+			});
+			ProbeOutcome outcome = run(http(server.getLocalPort(), "/\u00e9t\u00e9/\u4e2d?q=\u00fc"));
+			assertThat(outcome.status()).as(outcome.output()).isEqualTo(CheckStatus.PASSING);
+			assertThat(lines).containsExactly("GET /%C3%A9t%C3%A9/%E4%B8%AD?q=%C3%BC HTTP/1.1");
+		}
+	}
+
+	private static ProbeOutcome run(CheckDefinition check) {
+		return PROBES.run(check);
 	}
 
 	private static CheckDefinition http(int port, String path) {

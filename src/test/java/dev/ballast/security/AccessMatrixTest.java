@@ -111,7 +111,7 @@ class AccessMatrixTest {
 					f -> new Call(f.instances() + "/x", "{\"weight\":90}")),
 			new Endpoint("POST", "/v1/services/{service}/instances/{id}/heartbeat", Need.REGISTER,
 					f -> new Call(f.instances() + "/x/heartbeat", null)),
-			new Endpoint("POST", "/v1/services/{service}/instances/{id}/drain", Need.OPERATE,
+			new Endpoint("POST", "/v1/services/{service}/instances/{id}/drain", Need.REGISTER,
 					f -> new Call(f.instances() + "/x/drain", "{\"durationSeconds\":60}")),
 			new Endpoint("POST", "/v1/services/{service}/instances/{id}/serve", Need.OPERATE,
 					f -> new Call(f.instances() + "/x/serve", "{\"warmupSeconds\":0}")),

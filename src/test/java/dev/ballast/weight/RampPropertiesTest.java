@@ -193,6 +193,26 @@ class RampPropertiesTest {
 		assertThat(raised.at(Duration.ofSeconds(10)).value()).isEqualTo(200);
 	}
 
+	/** A step never moves away from the target, whatever moved the weight meanwhile. */
+	@Test
+	void aStepNeverMovesAwayFromTheTarget() {
+		qt().forAll(WEIGHTS, WEIGHTS, WEIGHTS, withEdges(longs().between(0, 20_000), 0L, 10_000L, 20_000L))
+			.checkAssert((from, to, current, elapsedMillis) -> {
+				Ramp ramp = new Ramp(Weight.of(from), Weight.of(to), Duration.ofSeconds(10), Duration.ofSeconds(1));
+				Duration elapsed = Duration.ofMillis(elapsedMillis);
+				int next = ramp.next(elapsed, Weight.of(current)).value();
+				if (elapsedMillis >= 10_000 || ramp.at(elapsed).value() == to) {
+					assertThat(next).as("at its target, the ramp is done").isEqualTo(to);
+				}
+				else if (to >= from) {
+					assertThat(next).isEqualTo(Math.max(current, ramp.at(elapsed).value()));
+				}
+				else {
+					assertThat(next).isEqualTo(Math.min(current, ramp.at(elapsed).value()));
+				}
+			});
+	}
+
 	@Test
 	void theEffectiveWeightIsNeverAboveTheConfiguredWeight() {
 		for (EffectiveWeight.Rotation rotation : EffectiveWeight.Rotation.values()) {
