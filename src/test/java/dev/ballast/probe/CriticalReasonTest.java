@@ -93,6 +93,16 @@ class CriticalReasonTest {
 			.pollInterval(Duration.ofMillis(200))
 			.until(() -> Instant.parse(api.get(path).json().path("leaseExpiresAt").stringValue())
 				.isBefore(Instant.now()));
+		// What the target answered is shown whole to a caller that may write the service,
+		// and to a reader only the verdict.
+		String whole = api.get(path).json().path("checks").get(0).path("output").stringValue();
+		assertThat(whole).startsWith("HTTP GET http://127.0.0.1:%d/health: 500 Output: status 500".formatted(target.port()));
+		String reader = api.send("POST", "/v1/tokens", "{\"name\":\"checks reader\",\"role\":\"reader\"}", null)
+			.json()
+			.path("token")
+			.stringValue();
+		assertThat(api.as(reader).get(path).json().path("checks").get(0).path("output").stringValue())
+			.isEqualTo("HTTP GET http://127.0.0.1:%d/health: 500".formatted(target.port()));
 		target.answer(200);
 		Awaitility.await()
 			.atMost(ProbedHealthTest.VERDICT)
