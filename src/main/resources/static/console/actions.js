@@ -14,12 +14,19 @@ export function actions(name) {
   const base = `/v1/services/${name}`;
   const instancePath = (id) => `${base}/instances/${encodeURIComponent(id)}`;
 
-  async function editWeight(id) {
-    let current;
+  /** The instance and its ETag, or null (said in the status line) when it cannot be read. */
+  async function read(id) {
     try {
-      current = await get(instancePath(id));
+      return await get(instancePath(id));
     } catch (error) {
       say(`Could not read ${id}: ${error.message}`, 'error');
+      return null;
+    }
+  }
+
+  async function editWeight(id) {
+    const current = await read(id);
+    if (!current) {
       return;
     }
     let etag = current.headers.get('ETag');
@@ -53,11 +60,8 @@ export function actions(name) {
    * are replaced as a list; a metadata key left out is removed (null in the patch).
    */
   async function editLabels(id) {
-    let current;
-    try {
-      current = await get(instancePath(id));
-    } catch (error) {
-      say(`Could not read ${id}: ${error.message}`, 'error');
+    const current = await read(id);
+    if (!current) {
       return;
     }
     let etag = current.headers.get('ETag');

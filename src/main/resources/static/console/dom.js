@@ -64,6 +64,25 @@ export function relative(instant, now = Date.now()) {
   return seconds >= 0 ? `in ${amount}` : `${amount} ago`;
 }
 
+/**
+ * Runs an async read now and again `ms` after each one ends (never two at once), until
+ * the returned function stops it: for the pages that a change of theirs does not announce.
+ */
+export function everyFew(ms, read) {
+  let stopped = false;
+  let timer = null;
+  (async function again() {
+    await read();
+    if (!stopped) {
+      timer = setTimeout(again, ms);
+    }
+  })();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
 /** When something was last seen: "just now" within a second (clocks differ), else an age. */
 export function seen(instant, now = Date.now()) {
   return Date.parse(instant) >= now - 1000 ? 'just now' : relative(instant, now);

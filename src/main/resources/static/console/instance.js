@@ -5,7 +5,7 @@
 // without a revision, so no event would tell.
 
 import { Refused, get } from './api.js';
-import { h, localTimes, relative, say, tagList, when } from './dom.js';
+import { everyFew, h, localTimes, relative, say, tagList, when } from './dom.js';
 import { CAUSES, healthCell } from './health.js';
 
 const REFRESH_MS = 3000;
@@ -36,9 +36,6 @@ export function instancePage(view, session, name, id) {
           onclick: () => act('editLabels', id) }, 'Edit labels…') : null),
       labels));
 
-  let stopped = false;
-  let timer = null;
-
   async function refresh() {
     try {
       const i = (await get(path)).body;
@@ -48,10 +45,7 @@ export function instancePage(view, session, name, id) {
         ? `${id} is not registered in ${name} (any more).` : `Could not read ${id}: ${error.message}`));
     }
     if (session.canOperate) {
-      whoProbes();
-    }
-    if (!stopped) {
-      timer = setTimeout(refresh, REFRESH_MS);
+      await whoProbes();
     }
   }
 
@@ -103,9 +97,5 @@ export function instancePage(view, session, name, id) {
     }
   }
 
-  refresh();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+  return everyFew(REFRESH_MS, refresh);
 }

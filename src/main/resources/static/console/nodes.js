@@ -3,7 +3,7 @@
 // moment through which it has written the heartbeats it absorbed. Re-read every 3 s.
 
 import { get } from './api.js';
-import { h, relative, seen, when } from './dom.js';
+import { everyFew, h, relative, seen, when } from './dom.js';
 
 const REFRESH_MS = 3000;
 
@@ -22,8 +22,6 @@ export function nodesPage(view, session) {
       h('thead', {}, h('tr', {}, ['Node', 'Alive', 'Lease-writer position', 'Checks probed']
         .map((c) => h('th', { scope: 'col' }, c)))), body)));
 
-  let stopped = false;
-  let timer = null;
 
   async function refresh() {
     try {
@@ -46,14 +44,7 @@ export function nodesPage(view, session) {
     } catch (error) {
       body.replaceChildren(h('tr', {}, h('td', { colspan: 4, class: 'error' }, `Could not read the nodes: ${error.message}`)));
     }
-    if (!stopped) {
-      timer = setTimeout(refresh, REFRESH_MS);
-    }
   }
 
-  refresh();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+  return everyFew(REFRESH_MS, refresh);
 }

@@ -4,7 +4,7 @@
 // it refused. Fields a subscriber does not have are shown as a dash. Re-read every 3 s.
 
 import { get } from './api.js';
-import { h, seen, when } from './dom.js';
+import { everyFew, h, seen, when } from './dom.js';
 
 const REFRESH_MS = 3000;
 
@@ -21,8 +21,6 @@ export function subscribersPage(view, session, name) {
       h('thead', {}, h('tr', {}, ['Subscriber', 'Protocol', 'Zone', 'Position (delivered)', 'Last acknowledgement',
         'Lag', 'Last refusal (NACK)', 'Last seen'].map((c) => h('th', { scope: 'col' }, c)))), body)));
 
-  let stopped = false;
-  let timer = null;
   const dash = () => h('span', { class: 'muted' }, '—');
 
   async function refresh() {
@@ -47,14 +45,7 @@ export function subscribersPage(view, session, name) {
       body.replaceChildren(h('tr', {}, h('td', { colspan: 8, class: 'error' },
         `Could not read the subscribers: ${error.message}`)));
     }
-    if (!stopped) {
-      timer = setTimeout(refresh, REFRESH_MS);
-    }
   }
 
-  refresh();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+  return everyFew(REFRESH_MS, refresh);
 }
