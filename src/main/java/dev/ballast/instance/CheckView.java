@@ -22,7 +22,7 @@ public record CheckView(
 				"passing", "warning", "critical" }, example = "critical") String status,
 		@Schema(description = "What the probe that gave the verdict found (empty until a probe changes it); what "
 				+ "the target answered only to a caller that may write the service, the verdict alone to others",
-				example = "HTTP GET http://10.0.0.5:8080/actuator/health: dial tcp 10.0.0.5:8080: connection refused") String output,
+				example = "HTTP GET http://10.0.0.5:8080/actuator/health: ConnectException Connection refused") String output,
 		@Schema(description = "Since when it has had this status") Instant since){
 
 	/**
