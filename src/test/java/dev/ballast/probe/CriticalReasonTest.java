@@ -96,7 +96,8 @@ class CriticalReasonTest {
 		// What the target answered is shown whole to a caller that may write the service,
 		// and to a reader only the verdict.
 		String whole = api.get(path).json().path("checks").get(0).path("output").stringValue();
-		assertThat(whole).startsWith("HTTP GET http://127.0.0.1:%d/health: 500 Output: status 500".formatted(target.port()));
+		assertThat(whole)
+			.startsWith("HTTP GET http://127.0.0.1:%d/health: 500 Output: status 500".formatted(target.port()));
 		String reader = api.send("POST", "/v1/tokens", "{\"name\":\"checks reader\",\"role\":\"reader\"}", null)
 			.json()
 			.path("token")
