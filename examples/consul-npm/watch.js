@@ -49,7 +49,8 @@ async function until(what, predicate, timeoutMs) {
     if (latest && predicate(latest.weights)) return Date.now();
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  fail(`${what} not seen within ${timeoutMs} ms; last seen ${JSON.stringify(latest)}`);
+  const shown = JSON.stringify(latest, (key, value) => (typeof value === "bigint" ? value.toString() : value));
+  fail(`${what} not seen within ${timeoutMs} ms; last seen ${shown}`);
 }
 
 async function ballast(method, path, body) {
@@ -213,7 +214,11 @@ async function main() {
   if (drainSteps.length < 2 || drainSteps.some((w, i) => i > 0 && w > drainSteps[i - 1])) fail(`drain steps ${drainSteps}`);
   log(`c's drain seen in ${drainSteps.length} steps (${drainSteps.join(" > ")}), gone after ${drainSeen} ms`);
 
-  // a and b serve; a failing check takes b out (the ejection cap ejects one of two routable), a pass brings it back.
+  // c serves again: the ejection cap counts a drained instance as out, and with c out it
+  // would hold b routable. With nothing out, a failing check takes b out (it carries no
+  // more than an average instance), and a pass brings it back.
+  await ballast("POST", `/v1/services/${service}/instances/${id("c")}/serve`, { warmupSeconds: 0 });
+  await until("c serving again", (w) => w[id("c")] === 100, 10000);
   started = Date.now();
   await registrant.agent.check.fail({ id: `service:${id("b")}`, note: "failing on purpose" });
   const failSeen = (await until("b's failing check", (w) => !(id("b") in w), 10000)) - started;
@@ -229,7 +234,7 @@ async function main() {
   log(`b left the answers ${failSeen} ms after its check failed and came back ${passSeen} ms after it passed`);
 
   const maintenanceRefusal = await registrant.agent.service
-    .maintenance({ id: id("a"), enable: true, reason: "would leave only b" })
+    .maintenance({ id: id("a"), enable: true, reason: "would take most of the weight" })
     .then(() => null)
     .catch((err) => err);
   if (!maintenanceRefusal || maintenanceRefusal.response.statusCode !== 409) fail(`maintenance of a was not refused by the guard: ${maintenanceRefusal}`);
