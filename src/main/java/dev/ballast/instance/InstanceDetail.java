@@ -21,8 +21,4 @@ record InstanceDetail(@JsonUnwrapped InstanceView instance,
 		@Schema(description = "The checks the registry runs on it, in their order, with their last verdicts; empty "
 				+ "when it has none, absent while the node cannot read them (the answer is then stale)") @JsonInclude(JsonInclude.Include.NON_NULL) List<CheckView> checks) {
 
-	long revision() {
-		return instance.revision();
-	}
-
 }
