@@ -1,5 +1,5 @@
 // Drives the Ballast console in Debian's Chromium through playwright-core. e2e.sh starts
-// Ballast, registers the services (shop, solo, pay, cart, zoned) and hands over, in the
+// Ballast, registers the services (shop, solo, pay, cart, zoned, probed) and hands over, in the
 // environment:
 //   BALLAST_URL, OPERATOR_TOKEN, READER_TOKEN, ADMIN_TOKEN, CURL_HEADER (a curl header
 //   file with the bootstrap admin token: the "other client"), SHOTS (screenshot folder),
@@ -179,6 +179,9 @@ try {
   curl('PATCH', `/v1/services/${service}/instances/b`, '{"weight":250}');
   await page.waitForFunction(() => document.querySelector('tr[data-instance="b"] td.weight .figure')?.textContent === '250');
   const liveMs = Date.now() - seenAfter;
+  // The header is drawn from the rows' own instances, with them: no wait between the two.
+  const headerNow = await page.locator('#settings').innerText();
+  check(headerNow.includes('550 / 550') && headerNow.includes('4 / 4'), `the header changed with the row: ${headerNow}`);
   check(await page.evaluate(() => window.notReloaded === true), 'the page was not reloaded');
   check(Number(await page.locator('#revision').textContent()) > revisionBefore, 'the revision moved');
   await page.locator('#settings', { hasText: '550 / 550' }).waitFor();
@@ -271,7 +274,7 @@ try {
   const pay = page.locator('tr[data-service="pay"]');
   // The 5 s leases expire, and the next sweeps judge them (every 5 s, 2 s behind).
   await page.locator('tr[data-service="solo"][data-health="critical"]').waitFor({ timeout: 30000 });
-  await pay.locator('.state-expired').waitFor({ timeout: 30000 });
+  await pay.locator('.state-ejected').waitFor({ timeout: 30000 });
   await pay.locator('.state-held').first().waitFor({ timeout: 30000 });
   const soloHealth = await solo.locator('td.health-cell').innerText();
   check(soloHealth.includes('1 critical, held routable by the ejection cap'), `solo's health: ${soloHealth}`);
@@ -279,7 +282,7 @@ try {
   check(await solo.getByRole('meter', { name: 'solo effective weight' }).locator('.track.held').count() === 1,
     'solo\'s weight bar is not drawn green');
   const payHealth = await pay.locator('td.health-cell').innerText();
-  check(payHealth.includes('1 critical, held routable') && payHealth.includes('1 expired'), `pay's health: ${payHealth}`);
+  check(payHealth.includes('1 critical, held routable') && payHealth.includes('1 ejected'), `pay's health: ${payHealth}`);
   check(await page.locator(`tr[data-service="${service}"]`).getAttribute('data-health') === 'degraded',
     'shop, with c drained, is degraded');
   await shot('10', 'health-overview');
@@ -289,9 +292,13 @@ try {
   await row('h1').waitFor();
   check(await row('h1').getAttribute('data-state') === 'held', 'h1 is held by the cap');
   const held = await row('h1').locator('.health').innerText();
-  check(held.includes('CRITICAL') && held.includes('the ejection cap keeps it routable'), `h1's health: ${held}`);
+  check(held.includes('CRITICAL') && held.includes('lease expired') && held.includes('its lease ran out at')
+    && held.includes('The ejection cap holds it routable'), `h1's health: ${held}`);
+  check(!/\d{4}-\d\d-\d\dT/.test(held), `the lease's end in local time, not UTC: ${held}`);
   check(await figure('h1', 'effective').textContent() === '100', 'h1 keeps its effective weight');
-  check(await row('e1').getAttribute('data-state') === 'expired', 'e1 expired and ejected');
+  check(await row('e1').getAttribute('data-state') === 'ejected', 'e1 expired and ejected');
+  check((await row('e1').locator('.health').innerText()).includes('ejected (lease expired)'), 'e1 says why it is out');
+  await page.locator('#critical-causes', { hasText: 'h1: lease expired, held routable' }).waitFor();
   await page.locator('#ejection', { hasText: '1 critical held routable by the cap' }).waitFor();
   const expireRow = page.locator('table.audit tr[data-action="instance.expire"]', { hasText: 'h1' });
   await expireRow.waitFor();
@@ -388,6 +395,66 @@ try {
   await noStrayText();
   await shot('16', 'zones');
 
+  step = '22 a probe-failed instance: its cause in its row and the header, the check\'s output on its page';
+  await open('#/services/probed');
+  await page.locator('tr[data-instance="down"][data-state="ejected"], tr[data-instance="down"][data-state="held"]')
+    .waitFor({ timeout: 30000 });
+  const downHealth = await row('down').locator('.health').innerText();
+  check(downHealth.includes('check failing') && downHealth.includes('a check the registry runs on it fails')
+    && !downHealth.includes('lease ran out'), `down's health names its failing check: ${downHealth}`);
+  check((await row('down').locator('td.lease').innerText()).startsWith('in '), 'down\'s lease still runs');
+  await page.locator('#critical-causes', { hasText: 'down: check failing' }).waitFor();
+  await shot('22', 'probe-failed');
+  await row('down').getByRole('link', { name: /^Instance down/ }).click();
+  const failedCheck = page.locator('table.checks tr[data-status="critical"]');
+  await failedCheck.waitFor();
+  const checkText = await failedCheck.innerText();
+  check(checkText.includes('service:down:1') && checkText.includes('HTTP') && /connection refused/i.test(checkText),
+    `the check shows its output: ${checkText}`);
+  check((await page.locator('#instance-cause').innerText()).includes('check-failing'), 'the page names the cause');
+  await page.locator('#instance-prober', { hasText: 'Probed by' }).waitFor();
+  await noStrayText();
+  await shot('23', 'instance-checks', { fullPage: true });
+
+  step = '24 cart\'s subscribers: lb-edge, its position and that it never acknowledged';
+  await open('#/services/cart');
+  await row('c1').waitFor();
+  await page.getByRole('link', { name: 'Subscribers' }).click();
+  const edge = page.locator('table.subscribers tr[data-subscriber="lb-edge"]');
+  await edge.waitFor();
+  const edgeText = await edge.innerText();
+  check(edgeText.includes('none yet') && /revision \d+/.test(edgeText), `lb-edge's row: ${edgeText}`);
+  check(Number(await edge.locator('td.lag').innerText()) > 0, 'lb-edge lags: it never acknowledged');
+  await noStrayText();
+  await shot('24', 'subscribers');
+
+  step = '25 the nodes: this one alive, the checks it probes, its lease-writer position';
+  await page.getByRole('link', { name: 'Nodes' }).click();
+  const self = page.locator('table.nodes tr', { hasText: 'this node' });
+  await self.waitFor();
+  await self.locator('text=heartbeats written through').waitFor({ timeout: 15000 });
+  check(await self.getAttribute('data-alive') === 'true', 'this node is alive');
+  await self.locator('summary').click();
+  await self.locator('ul.probing li', { hasText: 'probed/down' }).waitFor();
+  await noStrayText();
+  await shot('25', 'nodes');
+
+  step = '26 edit an instance\'s metadata and tags, through the one write path (If-Match, audit)';
+  await open(`#/services/${service}`);
+  await row('a').waitFor();
+  await row('a').getByRole('button', { name: 'Edit the metadata and tags of a' }).click();
+  await page.getByLabel('Tags', { exact: true }).fill('v1, edge');
+  await page.getByLabel('Metadata (one key=value a line)').fill('version=1.4.9\nowner=team-a');
+  await page.getByRole('button', { name: 'Save labels' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.waitForFunction(() => document.querySelector('tr[data-instance="a"] td.tags')?.innerText.includes('edge'));
+  const labelled = JSON.parse(curl('GET', `/v1/services/${service}/instances/a`));
+  check(JSON.stringify(labelled.metadata) === '{"owner":"team-a","version":"1.4.9"}'
+    && JSON.stringify(labelled.tags) === '["v1","edge"]', `the labels were saved: ${JSON.stringify(labelled)}`);
+  await page.locator('table.audit tr[data-action="instance.edit"]', { hasText: 'a' }).first().waitFor();
+  await row('a').locator('summary', { hasText: '2 keys' }).click();
+  await shot('26', 'labels-edited');
+
   step = '17 find instances across services by tag and by address';
   await page.getByLabel('Find instances by id, address or tag').fill('canary');
   await page.keyboard.press('Enter');
@@ -451,6 +518,16 @@ try {
   await dialog.getByRole('button', { name: 'Revoke' }).click();
   await created.waitFor({ state: 'detached' });
   check(statusWith(secret, '/v1/tokens/self') === '401', 'the revoked token is refused');
+  // The bootstrap admin token goes too: the one signed in is then the last admin token,
+  // which the registry would refuse to revoke, so the page does not offer it.
+  const otherAdmin = page.locator('table.tokens tr:not(:has-text("(you)"))', { has: page.locator('[data-role="admin"]') });
+  const otherName = (await otherAdmin.locator('th').innerText()).trim();
+  await otherAdmin.getByRole('button', { name: `Revoke ${otherName}` }).click();
+  await dialog.getByRole('button', { name: 'Revoke' }).click();
+  await otherAdmin.waitFor({ state: 'detached' });
+  const lastAdmin = page.locator('table.tokens tr', { hasText: '(you)' });
+  await lastAdmin.locator('#last-admin').waitFor();
+  check(await lastAdmin.getByRole('button', { name: /^Revoke/ }).count() === 0, 'the last admin token offers no Revoke');
   await shot('20', 'token-revoked');
 
   step = '21 a reader token sees no write controls';

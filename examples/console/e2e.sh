@@ -20,9 +20,13 @@
 #           its field)
 #   zoned   three instances in each of two zones, prefer-local with a 20% cap, two of
 #           zone za's in maintenance: each zone's routable and crossing shares
-# then the cross-service audit log with filters, search by tag and address, tokens
-# created (the secret shown once) and revoked by an admin, and a reader who sees no write
-# controls. Ejected instances stay listed for the run (ballast.lease.remove-after=10m).
+#   probed  down, whose HTTP check the registry runs against a port nothing listens on,
+#           beside up1 and up2: its cause (a failing check, not its lease) in its row and the
+#           header, the check's output on its page; the node probing it on the nodes page
+# then the cross-service audit log with filters, search by tag and address, cart's
+# subscribers, the nodes, a metadata and tags edit, tokens created (the secret shown once)
+# and revoked by an admin down to the last admin token, which is not offered, and a reader
+# who sees no write controls. Ejected instances stay listed for the run (ballast.lease.remove-after=10m).
 # Screenshots go to target/console-screenshots/NN-step.png (docs/console.md says what
 # each shows).
 #
@@ -57,7 +61,7 @@ mkdir -p "$shots"
 
 # The admin token reaches Ballast through its environment and curl through a header
 # file readable by this user only (start_ballast), so that ps shows it nowhere.
-read -r ballast_port <<<"$(free_ports 1)"
+read -r ballast_port refusing_port <<<"$(free_ports 2)"
 start_ballast --ballast.lease.remove-after=10m
 wait_for "$health_timeout" ballast_up || fail "Ballast not healthy within ${health_timeout} s"
 
@@ -95,9 +99,18 @@ for id in a1 a2 a3 b1 b2 b3; do
 	register zoned "$id" "{\"address\":\"10.3.0.$i\",\"port\":8080,\"weight\":100,\"zone\":\"z${id:0:1}\",\"leaseTtlSeconds\":300}"
 	i=$((i + 1))
 done
+# The registry probes down's own address and port, where nothing listens: its check fails.
+register probed down "{\"address\":\"127.0.0.1\",\"port\":$refusing_port,\"leaseTtlSeconds\":300,\"checks\":[{\"http\":\"http://127.0.0.1:$refusing_port/health\",\"intervalSeconds\":1,\"timeoutMillis\":500}]}"
+register probed up1 '{"address":"10.5.0.1","port":8080,"leaseTtlSeconds":300}'
+register probed up2 '{"address":"10.5.0.2","port":8080,"leaseTtlSeconds":300}'
 api -X PATCH "$ballast/v1/services/zoned" --data '{"locality":{"mode":"PREFER_LOCAL","maxCrossZonePercent":20}}' >/dev/null
 api -X POST "$ballast/v1/services/zoned/instances/a2/maintenance" --data '{"reason":"disk"}' >/dev/null
 api -X POST "$ballast/v1/services/zoned/instances/a3/maintenance" --data '{"reason":"disk","force":true}' >/dev/null
+
+# Heartbeats this node absorbs and writes: its lease-writer position on the nodes page.
+for id in a b c; do
+	api -X POST "$ballast/v1/services/shop/instances/$id/heartbeat" >/dev/null
+done
 
 # A balancer that follows cart and never acknowledges: a drain of cart waits for it.
 curl -sS -N -H @"$work/admin.header" "$ballast/v1/services/cart/watch?subscriber=lb-edge" >/dev/null 2>&1 &

@@ -3,7 +3,9 @@
 // checks, filters on tags (`tag`, several of them, the catalog's tag list, a watch on a
 // tag that a re-registration adds), and watches the service with blocking queries (its
 // `watch` helper), while Ballast's own API edits a weight and drains an instance and one
-// check fails and passes again.
+// check fails and passes again. Ballast answers as the one agent: the client's own agent
+// reads (agent.service.list, agent.check.list, and GET /v1/agent/service/{id} through its
+// request machinery) list what it registered, with the cause of a failing check.
 // Every wait is bounded; any failed expectation exits non-zero. The last line is
 // "consul-npm e2e PASS: <figures>".
 //
@@ -12,6 +14,7 @@
 "use strict";
 
 const Consul = require("consul");
+const utils = require("consul/lib/utils");
 
 const host = process.env.BALLAST_HOST || "127.0.0.1";
 const port = Number(process.env.BALLAST_PORT || 8080);
@@ -28,7 +31,7 @@ const registrant = new Consul({ host, port, defaults: { token: process.env.REGIS
 const reader = new Consul({ host, port, defaults: { token: process.env.READER_TOKEN, timeout: 10000 } });
 
 const began = Date.now();
-const figures = { passes: 0, changes: 0, watchErrors: 0, tagQueries: 0 };
+const figures = { passes: 0, changes: 0, watchErrors: 0, tagQueries: 0, agentReads: 0 };
 let latest = null; // { index, weights: {id: n} }
 
 function fail(message) {
@@ -46,8 +49,8 @@ async function until(what, predicate, timeoutMs) {
     if (latest && predicate(latest.weights)) return Date.now();
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  // The index is a BigInt, which JSON.stringify refuses.
-  fail(`${what} not seen within ${timeoutMs} ms; last seen ${JSON.stringify(latest, (k, v) => (typeof v === "bigint" ? String(v) : v))}`);
+  const shown = JSON.stringify(latest, (key, value) => (typeof value === "bigint" ? value.toString() : value));
+  fail(`${what} not seen within ${timeoutMs} ms; last seen ${shown}`);
 }
 
 async function ballast(method, path, body) {
@@ -76,6 +79,14 @@ function record(entries, res) {
   if (latest && index < latest.index) fail(`X-Consul-Index went backwards: ${latest.index} then ${index}`);
   latest = { index, weights: seen };
   figures.changes++;
+}
+
+// GET /v1/agent/service/{id}, which the client has no method for, sent through its own
+// request machinery (its defaults, token and error handling), as its methods send theirs.
+async function agentService(client, serviceId) {
+  const req = { name: "agent.service.info", path: "/agent/service/{id}", params: { id: serviceId } };
+  utils.options(req, utils.defaults({}, client._defaults));
+  return client._get(req, utils.body);
 }
 
 async function main() {
@@ -125,6 +136,27 @@ async function main() {
 
   await until("the three weights", (w) => w[id("a")] === 300 && w[id("b")] === 200 && w[id("c")] === 100, 10000);
   log(`watch sees ${JSON.stringify(latest.weights)} at index ${latest.index}`);
+
+  // The agent's own reads: what Consul tools list before they register, deregister or check.
+  const agentServices = await reader.agent.service.list();
+  const agentChecks = await reader.agent.check.list();
+  for (const [name, weight] of Object.entries(weights)) {
+    const listed = agentServices[id(name)];
+    if (!listed || listed.Service !== service || listed.Port !== 9000 + weight || listed.Weights.Passing !== weight ||
+      listed.Meta.weight !== String(weight) || JSON.stringify(listed.Tags) !== JSON.stringify(tags[name])) {
+      fail(`agent.service.list's ${id(name)}: ${JSON.stringify(listed)}`);
+    }
+    const check = agentChecks[`service:${id(name)}`];
+    if (!check || check.Status !== "passing" || check.ServiceID !== id(name) || check.Type !== "ttl") {
+      fail(`agent.check.list's service:${id(name)}: ${JSON.stringify(check)}`);
+    }
+  }
+  const one = await agentService(reader, id("a"));
+  if (JSON.stringify(one) !== JSON.stringify(agentServices[id("a")])) fail(`agent service ${id("a")}: ${JSON.stringify(one)}`);
+  const missing = await agentService(reader, `nobody.${service}`).then(() => null).catch((err) => err);
+  if (!missing || missing.response.statusCode !== 404) fail(`agent service of an unknown id: ${missing}`);
+  figures.agentReads = 4;
+  log(`agent.service.list, agent.check.list and /v1/agent/service/${id("a")} list a, b, c as registered`);
 
   // Tags: the client's `tag` option (an array becomes several tag parameters, which must all match).
   const ids = (entries) => entries.map((entry) => entry.Service?.ID ?? entry.ServiceID).sort().join(",");
@@ -201,6 +233,12 @@ async function main() {
   started = Date.now();
   await registrant.agent.check.fail({ id: `service:${id("b")}`, note: "failing on purpose" });
   const failSeen = (await until("b's failing check", (w) => !(id("b") in w), 10000)) - started;
+  const failedCheck = (await reader.agent.check.list())[`service:${id("b")}`];
+  if (failedCheck?.Status !== "critical" || !failedCheck.Output.includes("it reported itself critical")) {
+    fail(`agent.check.list's failing check of b: ${JSON.stringify(failedCheck)}`);
+  }
+  if (id("b") in (await reader.agent.service.list())) fail("agent.service.list lists b while it is ejected");
+  figures.agentReads += 2;
   started = Date.now();
   await registrant.agent.check.pass({ id: `service:${id("b")}` });
   quiet.delete("b");
@@ -208,7 +246,7 @@ async function main() {
   log(`with maxEjectionPercent 50, b left the answers ${failSeen} ms after its check failed and came back ${passSeen} ms after it passed`);
 
   const maintenanceRefusal = await registrant.agent.service
-    .maintenance({ id: id("a"), enable: true, reason: "would leave only b" })
+    .maintenance({ id: id("a"), enable: true, reason: "would take most of the weight" })
     .then(() => null)
     .catch((err) => err);
   if (!maintenanceRefusal || maintenanceRefusal.response.statusCode !== 409) fail(`maintenance of a was not refused by the guard: ${maintenanceRefusal}`);
@@ -219,6 +257,10 @@ async function main() {
     await registrant.agent.service.deregister(id(name));
   }
   await until("an empty service", (w) => Object.keys(w).length === 0, 10000);
+  const left = Object.keys(await reader.agent.service.list()).filter((key) => key.endsWith(`.${service}`));
+  const leftChecks = Object.keys(await reader.agent.check.list()).filter((key) => key.endsWith(`.${service}`));
+  if (left.length || leftChecks.length) fail(`after deregistration the agent still lists ${left} ${leftChecks}`);
+  figures.agentReads += 2;
   watch.end();
   if (figures.watchErrors > 0) fail(`${figures.watchErrors} watch errors`);
   if (figures.passes < 3) fail(`only ${figures.passes} check passes`);
@@ -227,7 +269,7 @@ async function main() {
     `consul-npm e2e PASS: 3 registered, ${figures.passes} TTL passes, ${figures.changes} watch answers, ` +
       `${figures.tagQueries} tag queries, tag watch saw a re-tag after ${tagSeen} ms, ` +
       `weight edit seen after ${editSeen} ms, drain seen in ${drainSteps.length} steps and gone after ${drainSeen} ms, ` +
-      `a failing check held by the cap, then (at 50%) fail/pass seen after ${failSeen}/${passSeen} ms, guard refused maintenance, ` +
+      `a failing check held by the cap, then (at 50%) fail/pass seen after ${failSeen}/${passSeen} ms, guard refused maintenance, ${figures.agentReads} agent reads, ` +
       `final index ${latest.index}, 0 watch errors, ${((Date.now() - began) / 1000).toFixed(1)} s`,
   );
   process.exit(0);

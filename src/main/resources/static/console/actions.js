@@ -14,12 +14,19 @@ export function actions(name) {
   const base = `/v1/services/${name}`;
   const instancePath = (id) => `${base}/instances/${encodeURIComponent(id)}`;
 
-  async function editWeight(id) {
-    let current;
+  /** The instance and its ETag, or null (said in the status line) when it cannot be read. */
+  async function read(id) {
     try {
-      current = await get(instancePath(id));
+      return await get(instancePath(id));
     } catch (error) {
       say(`Could not read ${id}: ${error.message}`, 'error');
+      return null;
+    }
+  }
+
+  async function editWeight(id) {
+    const current = await read(id);
+    if (!current) {
       return;
     }
     let etag = current.headers.get('ETag');
@@ -44,6 +51,57 @@ export function actions(name) {
         return `Its weight is now ${now.body.weight} (revision ${now.body.revision}).`;
       },
       done: (r) => `Weight of ${id} is now ${r.body.weight}.`,
+    });
+  }
+
+  /**
+   * An instance's metadata and tags, edited as every edit is: one merge patch, sent with
+   * If-Match, through the same guard and audit (instance.edit) as a weight edit. Tags
+   * are replaced as a list; a metadata key left out is removed (null in the patch).
+   */
+  async function editLabels(id) {
+    const current = await read(id);
+    if (!current) {
+      return;
+    }
+    let etag = current.headers.get('ETag');
+    let before = current.body.metadata || {};
+    const intro = h('p', { class: 'muted', id: 'labels-now' }, `Revision ${current.body.revision}. The edit is sent `
+      + 'with If-Match, so a change made meanwhile is not overwritten; it is audited as instance.edit.');
+    act({
+      title: `Metadata and tags of ${id}`,
+      intro,
+      fields: [
+        { id: 'tags', label: 'Tags', value: (current.body.tags || []).join(', '), pointer: '/tags',
+          help: 'Separated by commas, in order; empty removes them all. Labels only: a tag never sets a weight.' },
+        { id: 'metadata', label: 'Metadata (one key=value a line)', type: 'textarea', pointer: '/metadata',
+          value: Object.entries(before).map(([k, v]) => `${k}=${v}`).join('\n'),
+          help: 'Keys of A-Z a-z 0-9 . _ / - (not weight, nothing under ballast.); a key left out is removed.' },
+      ],
+      submitLabel: 'Save labels',
+      send: (v) => {
+        const tags = (v.tags || '').split(',').map((t) => t.trim()).filter(Boolean);
+        const metadata = {};
+        const lines = (v.metadata || '').split('\n').map((l) => l.trim()).filter(Boolean);
+        for (const line of lines) {
+          const at = line.indexOf('=');
+          metadata[at < 0 ? line : line.slice(0, at).trim()] = at < 0 ? '' : line.slice(at + 1).trim();
+        }
+        for (const key of Object.keys(before)) {
+          if (!(key in metadata)) {
+            metadata[key] = null;
+          }
+        }
+        return call('PATCH', instancePath(id), { body: { tags, metadata }, headers: { 'If-Match': etag } });
+      },
+      onStale: async () => {
+        const now = await get(instancePath(id));
+        etag = now.headers.get('ETag');
+        before = now.body.metadata || {};
+        intro.textContent = `Revision ${now.body.revision}.`;
+        return `It changed meanwhile (now revision ${now.body.revision}).`;
+      },
+      done: (r) => `Metadata and tags of ${id} saved (revision ${r.body.revision}).`,
     });
   }
 
@@ -178,8 +236,8 @@ export function actions(name) {
         { id: 'leaseTtlSeconds', label: 'Lease TTL (seconds)', type: 'number', value: s.leaseTtlSeconds,
           pointer: '/leaseTtlSeconds', help: 'For registrations that send none: 5 to 300.' },
         { id: 'maxUnroutable', label: 'Guard budget (maxUnroutable)', value: s.maxUnroutable, pointer: '/maxUnroutable',
-          help: 'How much drains, maintenance and weight edits may hold out at once: a count of instances ("1") or '
-            + 'a percent of the capacity ("25%").' },
+          help: 'How much drains, maintenance and weight edits may hold out at once: a count of instances (1) or '
+            + 'a percent of the capacity (25%).' },
         { id: 'maxEjectionPercent', label: 'Ejection cap (maxEjectionPercent)', type: 'number',
           value: s.maxEjectionPercent, pointer: '/maxEjectionPercent',
           help: 'The most of the weight that lease expiry and failing checks may take out at once: 0 to 100.' },
@@ -196,7 +254,8 @@ export function actions(name) {
         const patch = {};
         for (const key of ['weightPolicy', 'defaultWeight', 'leaseTtlSeconds', 'maxUnroutable', 'maxEjectionPercent']) {
           if (v[key] !== undefined && String(v[key]) !== String(s[key])) {
-            patch[key] = v[key];
+            // A count budget travels as a JSON integer, a percent as a string ("25%").
+            patch[key] = key === 'maxUnroutable' && /^\d+$/.test(v[key]) ? Number(v[key]) : v[key];
           }
         }
         if (!v.localityMode && locality) {
@@ -211,7 +270,7 @@ export function actions(name) {
     });
   }
 
-  return { editWeight, drain, serve, maintenance, deregister, batchDrain, editSettings };
+  return { editWeight, editLabels, drain, serve, maintenance, deregister, batchDrain, editSettings };
 }
 
 /** What a draining instance waits for, in words: whom, and until when at the latest. */

@@ -1,5 +1,6 @@
 // The console's entry: sign-in, who is signed in, and the router. Pages live in the URL
-// fragment (#/, #/services/NAME, #/search?q=, #/audit, #/tokens), which never reaches
+// fragment (#/, #/services/NAME, #/services/NAME/instances/ID, #/services/NAME/subscribers,
+// #/search?q=, #/audit, #/nodes, #/tokens), which never reaches
 // the server; the token is never in it. Each page is a module loaded when first shown,
 // so the sign-in page loads only what it needs.
 
@@ -16,6 +17,9 @@ const ROLES = {
 const PAGES = {
   overview: () => import('./overview.js').then((m) => m.overview),
   service: () => import('./service.js').then((m) => m.servicePage),
+  instance: () => import('./instance.js').then((m) => m.instancePage),
+  subscribers: () => import('./subscribers.js').then((m) => m.subscribersPage),
+  nodes: () => import('./nodes.js').then((m) => m.nodesPage),
   search: () => import('./search.js').then((m) => m.searchPage),
   audit: () => import('./audit.js').then((m) => m.auditPage),
   tokens: () => import('./tokens.js').then((m) => m.tokensPage),
@@ -70,6 +74,7 @@ function showWho() {
     role.dataset.role = session.role;
     document.body.dataset.role = session.role;
     document.getElementById('nav-audit').hidden = !session.canOperate;
+    document.getElementById('nav-nodes').hidden = !session.canOperate;
     document.getElementById('nav-tokens').hidden = !session.isAdmin;
   } else {
     delete document.body.dataset.role;
@@ -86,6 +91,21 @@ function crumbs(parts) {
 function route() {
   const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
   const params = new URLSearchParams(query);
+  const instance = path.match(/^\/services\/([a-z0-9-]+)\/instances\/([^/]+)$/);
+  if (instance) {
+    const id = decodeURIComponent(instance[2]);
+    return { page: 'instance', title: `${id} of ${instance[1]}`,
+      crumbs: [['Services', '#/'], [instance[1], `#/services/${instance[1]}`], [id]], args: [instance[1], id] };
+  }
+  const subscribers = path.match(/^\/services\/([a-z0-9-]+)\/subscribers$/);
+  if (subscribers) {
+    return { page: 'subscribers', title: `Subscribers of ${subscribers[1]}`,
+      crumbs: [['Services', '#/'], [subscribers[1], `#/services/${subscribers[1]}`], ['Subscribers']],
+      args: [subscribers[1]] };
+  }
+  if (path === '/nodes') {
+    return { page: 'nodes', title: 'Nodes', crumbs: [['Services', '#/'], ['Nodes']], args: [] };
+  }
   const service = path.match(/^\/services\/([a-z0-9-]+)$/);
   if (service) {
     return { page: 'service', title: service[1], crumbs: [['Services', '#/'], [service[1]]], args: [service[1], params] };
@@ -122,7 +142,8 @@ async function render() {
   crumbs(trail);
   // A message tells what happened on the page it was said on ("Settings of cart saved."):
   // another page starts without it. The first page after signing in keeps the greeting.
-  const here = page === 'service' ? `service ${args[0]}` : page;
+  const here = page === 'instance' ? `instance ${args[0]} ${args[1]}`
+    : page === 'service' || page === 'subscribers' ? `${page} ${args[0]}` : page;
   if (place !== null && place !== here) {
     say('');
   }

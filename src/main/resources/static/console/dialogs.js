@@ -6,7 +6,7 @@
 // focus goes back to the control that opened it.
 
 import { Refused, call } from './api.js';
-import { h, say } from './dom.js';
+import { h, localTimes, say } from './dom.js';
 
 const dialog = () => document.getElementById('dialog');
 let opener = null;
@@ -149,6 +149,11 @@ function input(field) {
       const [optionValue, text] = Array.isArray(option) ? option : [option, option];
       return h('option', { value: optionValue, selected: optionValue === field.value }, text);
     }));
+  } else if (field.type === 'textarea') {
+    control = h('textarea', {
+      id, rows: field.rows || 5, required: field.required, spellcheck: 'false',
+      'aria-describedby': `${helpId} ${errorId}`.trim(), placeholder: field.placeholder,
+    }, field.value ?? '');
   } else {
     control = h('input', {
       id, type: field.type || 'text', required: field.required, min: field.min, max: field.max,
@@ -208,8 +213,12 @@ function fieldErrors(fields, errors) {
  */
 function guardRefusal(problem, submit, confirm) {
   const g = problem.guard;
+  const service = serviceOf(problem);
+  // The guard names its scope within the service ("service", a zone, a release): the
+  // dialog says which service.
+  const scope = !service ? g.scope : g.scope === 'service' ? `service ${service}` : `${g.scope} of ${service}`;
   const rows = [
-    ['Scope', g.scope],
+    ['Scope', scope],
     ['Unroutable now', `${g.currentPercent}% (${g.unroutableWeight} of ${g.nominalWeight})`],
     ['After this action', `${g.resultingPercent}% (${g.resultingWeight} of ${g.nominalWeight})`],
     ['Limit (maxUnroutable)', g.maxUnroutable],
@@ -223,19 +232,24 @@ function guardRefusal(problem, submit, confirm) {
     },
   });
   return h('div', { class: 'refusal guard' },
-    h('p', {}, h('strong', {}, 'The guard refused: '), problem.detail),
+    h('p', {}, h('strong', {}, 'The guard refused: '), localTimes(problem.detail)),
     h('table', { class: 'figures' }, h('caption', {}, 'Guard figures'),
       h('tbody', {}, rows.map(([name, text]) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, text))))),
     budgetSetting(problem),
     h('div', { class: 'confirm' }, checkbox,
       h('label', { for: 'force-confirm' },
-        `I accept that ${g.resultingPercent}% of the nominal weight of ${g.scope} becomes unroutable. `
+        `I accept that ${g.resultingPercent}% of the nominal weight of ${scope} becomes unroutable. `
         + 'Force past the guard (the call is audited as forced).')));
 }
 
-/** The service's budget, editable in place: a count ("1") or a percent ("25%"). */
+/** The service a refused call addressed, from the problem's instance (its path). */
+function serviceOf(problem) {
+  return /^\/v1\/services\/([^/?]+)/.exec(problem.instance || '')?.[1];
+}
+
+/** The service's budget, editable in place: a count (1) or a percent ("25%"). */
 function budgetSetting(problem) {
-  const service = /^\/v1\/services\/([^/]+)/.exec(problem.instance || '')?.[1];
+  const service = serviceOf(problem);
   if (!service) {
     return null;
   }
@@ -244,7 +258,10 @@ function budgetSetting(problem) {
   const note = h('span', { class: 'help', role: 'status' });
   const save = h('button', { type: 'button', onclick: async () => {
     try {
-      const saved = await call('PATCH', `/v1/services/${service}`, { body: { maxUnroutable: field.value.trim() } });
+      const sent = field.value.trim();
+      // A count travels as a JSON integer, a percent as a string.
+      const saved = await call('PATCH', `/v1/services/${service}`,
+        { body: { maxUnroutable: /^\d+$/.test(sent) ? Number(sent) : sent } });
       note.textContent = `maxUnroutable is now ${saved.body.maxUnroutable}; send the action again.`;
     } catch (error) {
       note.textContent = error instanceof Refused ? (error.problem.errors?.[0]?.detail || error.problem.detail)
@@ -254,7 +271,7 @@ function budgetSetting(problem) {
   return h('div', { class: 'field budget' },
     h('label', { for: 'budget-setting' }, `Budget of ${service} (maxUnroutable)`), field, save, note,
     h('p', { class: 'help', id: 'budget-setting-help' },
-      'A count of instances ("1") or a percent of the capacity ("25%"); changing it is audited.'));
+      'A count of instances (1) or a percent of the capacity (25%); changing it is audited.'));
 }
 
 function refusal(error, errors) {
@@ -262,6 +279,6 @@ function refusal(error, errors) {
   const lines = errors.map((e) => h('li', {}, `${e.pointer}: ${e.detail}`));
   return h('div', { class: 'refusal' },
     h('p', {}, h('strong', {}, `${problem.title || 'Refused'} (${error.status}). `),
-      problem.detail || '', (problem.errors || []).length > errors.length ? ' See the fields marked above.' : ''),
+      localTimes(problem.detail || ''), (problem.errors || []).length > errors.length ? ' See the fields marked above.' : ''),
     lines.length ? h('ul', {}, lines) : null);
 }

@@ -64,6 +64,30 @@ export function relative(instant, now = Date.now()) {
   return seconds >= 0 ? `in ${amount}` : `${amount} ago`;
 }
 
+/**
+ * Runs an async read now and again `ms` after each one ends (never two at once), until
+ * the returned function stops it: for the pages that a change of theirs does not announce.
+ */
+export function everyFew(ms, read) {
+  let stopped = false;
+  let timer = null;
+  (async function again() {
+    await read();
+    if (!stopped) {
+      timer = setTimeout(again, ms);
+    }
+  })();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
+/** When something was last seen: "just now" within a second (clocks differ), else an age. */
+export function seen(instant, now = Date.now()) {
+  return Date.parse(instant) >= now - 1000 ? 'just now' : relative(instant, now);
+}
+
 /** Tags as small labels, the first few shown and the rest counted (all in the title). */
 export function tagList(tags, most = Infinity) {
   if (!tags?.length) {
@@ -85,4 +109,12 @@ export function say(message, kind = 'info') {
   const status = document.getElementById('status');
   status.textContent = message;
   status.dataset.kind = kind;
+}
+
+/**
+ * Text the registry worded, with each UTC instant in it (2026-12-07T15:06:12.889Z) shown
+ * as this browser's local time, as every other time in the console is.
+ */
+export function localTimes(text) {
+  return String(text ?? '').replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b/g, (instant) => when(instant));
 }

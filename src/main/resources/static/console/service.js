@@ -1,11 +1,13 @@
 // One service: its instances live from the watch stream, its settings, health and guard
 // budget, its zones, its releases and its audit trail, and (for operators) the actions on
-// them.
+// them. The header's counts (routable, effective weight, critical and why) are drawn from
+// the same instances as the rows, at the same moment, so the two never disagree; the guard
+// budget, which the registry alone can count, is read after each change.
 
 import { get, watch } from './api.js';
 import { auditTable } from './audit.js';
 import { bar, h, percent, put, relative, say, tagList, when } from './dom.js';
-import { healthCell, instanceState } from './health.js';
+import { healthCell, instanceState, instancesHealth } from './health.js';
 import { releases } from './releases.js';
 import { drawZones } from './zones.js';
 
@@ -44,7 +46,8 @@ export function servicePage(view, session, name, params) {
         h('h1', { id: 'service-title' }, name),
         h('span', { class: 'pill' }, 'revision ', revisionText), live,
         session.canOperate ? h('button', { type: 'button', class: 'write', id: 'settings-button',
-          onclick: () => act('editSettings') }, 'Settings…') : null),
+          onclick: () => act('editSettings') }, 'Settings…') : null,
+        h('a', { href: `#/services/${name}/subscribers`, id: 'subscribers-link' }, 'Subscribers')),
       settingsLine),
     h('section', { 'aria-labelledby': 'instances-title' },
       h('div', { class: 'heading' }, h('h2', { id: 'instances-title' }, 'Instances'),
@@ -74,7 +77,7 @@ export function servicePage(view, session, name, params) {
         pending = null;
         refreshSettings();
         shift.refresh();
-      }, 800);
+      }, 300);
     }
   }
 
@@ -85,9 +88,19 @@ export function servicePage(view, session, name, params) {
       say(`Could not read ${name}: ${error.message}`, 'error');
       return;
     }
-    const s = settings;
-    revision = Math.max(revision ?? 0, s.revision);
+    revision = Math.max(revision ?? 0, settings.revision);
     revisionText.textContent = revision;
+    drawHeader();
+    refreshZones();
+  }
+
+  /** The header: the settings as last read, and the counts of the rows as drawn now. */
+  function drawHeader() {
+    const s = settings;
+    if (!s) {
+      return;
+    }
+    const now = instancesHealth(instances.values());
     const used = percent(s.unroutableWeight, s.nominalWeight);
     const kind = used > s.maxUnroutablePercent ? 'over' : used >= s.maxUnroutablePercent * 0.8 ? 'near' : 'budget';
     const e = s.ejection;
@@ -96,22 +109,23 @@ export function servicePage(view, session, name, params) {
         h('dt', {}, 'Policy'), h('dd', {}, s.weightPolicy),
         h('dt', {}, 'Default weight'), h('dd', {}, s.defaultWeight),
         h('dt', {}, 'Lease'), h('dd', {}, `${s.leaseTtlSeconds} s`),
-        h('dt', {}, 'Routable'), h('dd', {}, `${s.routable} / ${s.instances}`),
-        h('dt', {}, 'Effective weight'), h('dd', {}, bar(s.totalEffectiveWeight, s.nominalWeight, {
-          label: 'effective weight of nominal', kind: e.held ? 'held' : 'weight',
-          text: `${s.totalEffectiveWeight} / ${s.nominalWeight}`,
+        h('dt', {}, 'Routable'), h('dd', { id: 'routable-count' }, `${now.routable} / ${now.instances}`),
+        h('dt', {}, 'Effective weight'), h('dd', {}, bar(now.effective, now.configured, {
+          label: 'effective weight of configured', kind: now.held ? 'held' : 'weight',
+          text: `${now.effective} / ${now.configured}`,
         })),
         h('dt', {}, 'Guard budget in use'), h('dd', { id: 'budget' }, bar(used, 100, {
           label: 'guard budget in use', kind, limit: s.maxUnroutablePercent,
           text: `${used}% of nominal (limit maxUnroutable ${s.maxUnroutable})`,
         })),
-        h('dt', {}, 'Ejection cap'), h('dd', { id: 'ejection', class: e.held ? 'state state-held' : '' },
+        h('dt', {}, 'Ejection cap'), h('dd', { id: 'ejection', class: now.held ? 'state state-held' : '' },
           `${s.maxEjectionPercent}%: ejections may leave ${e.allowanceWeight} out, ${e.remainingWeight} more now`,
-          e.ejected ? `; ${e.ejected} ejected` : '',
-          e.held ? `; ${e.held} critical held routable by the cap` : ''),
+          now.ejected ? `; ${now.ejected} ejected` : '',
+          now.held ? `; ${now.held} critical held routable by the cap` : ''),
         h('dt', {}, 'Locality'), h('dd', { id: 'locality' }, s.locality
-          ? `${s.locality.mode}, at most ${s.locality.maxCrossZonePercent}% crosses zones` : 'off (flat view)')));
-    refreshZones();
+          ? `${s.locality.mode}, at most ${s.locality.maxCrossZonePercent}% crosses zones` : 'off (flat view)'),
+        now.causes.length ? [h('dt', {}, 'Critical'), h('dd', { id: 'critical-causes', class: 'state state-held' },
+          now.causes.join('; '))] : null));
   }
 
   async function refreshZones() {
@@ -191,6 +205,7 @@ export function servicePage(view, session, name, params) {
     batchButton.disabled = selected.size === 0;
     batchButton.textContent = selected.size ? `Drain selected (${selected.size})` : 'Drain selected';
     revisionText.textContent = revision ?? '…';
+    drawHeader();
   }
 
   function instanceRow(i) {
@@ -210,7 +225,9 @@ export function servicePage(view, session, name, params) {
           batchButton.textContent = selected.size ? `Drain selected (${selected.size})` : 'Drain selected';
         },
       })) : null,
-      h('th', { scope: 'row' }, h('div', {}, id), h('div', { class: 'muted small' }, `${i.address}:${i.port}`)),
+      h('th', { scope: 'row' }, h('div', {}, h('a', { href: `#/services/${name}/instances/${encodeURIComponent(id)}`,
+        'aria-label': `Instance ${id}: its checks and labels` }, id)),
+      h('div', { class: 'muted small' }, `${i.address}:${i.port}`)),
       h('td', {}, i.zone || h('span', { class: 'muted' }, '—')),
       h('td', { class: 'tags' }, tagList(i.tags)),
       h('td', { class: 'mode' }, h('span', { class: `pill mode-${i.mode.toLowerCase()}` }, i.mode), modeWords(i)),
@@ -224,6 +241,7 @@ export function servicePage(view, session, name, params) {
       h('td', {}, metadata(i.metadata)),
       session.canOperate ? h('td', { class: 'actions' },
         button('Weight', `Edit the weight of ${id}`, () => act('editWeight', id), 'weight'),
+        button('Labels', `Edit the metadata and tags of ${id}`, () => act('editLabels', id), 'labels'),
         i.mode === 'SERVING' || i.mode === 'WARMING'
           ? button('Drain', `Drain ${id}`, () => act('drain', id), 'drain')
           : button('Serve', `Serve ${id} again`, () => act('serve', id), 'serve'),

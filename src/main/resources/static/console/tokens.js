@@ -26,6 +26,10 @@ export function tokensPage(view, session) {
   async function refresh() {
     try {
       const tokens = (await get('/v1/tokens')).body;
+      // The registry refuses to revoke the last admin token that still works (nobody could
+      // manage tokens after it): it is not offered, and the row says why.
+      const admins = tokens.filter((t) => t.role === 'admin' && !(t.expiresAt && Date.parse(t.expiresAt) <= Date.now()));
+      const last = admins.length === 1 ? admins[0].id : null;
       body.replaceChildren(...tokens.map((t) => h('tr', { dataset: { token: t.id } },
         h('th', { scope: 'row' }, t.name, t.id === session.id ? h('span', { class: 'muted small' }, ' (you)') : null),
         h('td', {}, h('span', { class: 'role', dataset: { role: t.role } }, t.role)),
@@ -33,8 +37,11 @@ export function tokensPage(view, session) {
         h('td', { class: 'small' }, when(t.createdAt)),
         h('td', { class: 'small' }, t.expiresAt ? when(t.expiresAt) : h('span', { class: 'muted' }, 'never')),
         h('td', { class: 'num' }, t.writesPerSecond ?? h('span', { class: 'muted' }, 'default')),
-        h('td', {}, h('button', { type: 'button', class: 'write small danger', 'aria-label': `Revoke ${t.name}`,
-          onclick: () => revoke(t) }, 'Revoke')))));
+        h('td', {}, t.id === last
+          ? h('span', { class: 'muted small', id: 'last-admin' }, 'The last admin token: create another admin token '
+            + 'before revoking it, or nobody could manage tokens.')
+          : h('button', { type: 'button', class: 'write small danger', 'aria-label': `Revoke ${t.name}`,
+            onclick: () => revoke(t) }, 'Revoke')))));
     } catch (error) {
       body.replaceChildren(h('tr', {}, h('td', { colspan: 7, class: 'error' }, `Could not read the tokens: ${error.message}`)));
     }

@@ -53,9 +53,9 @@ class EmbeddedDatabaseIT {
 			assertThat(postmaster(pidFile).map(ProcessHandle::pid)).isPresent()
 				.isNotEqualTo(Optional.of(orphan.get().pid()));
 
-			// The JVM reports a SIGTERM-initiated shutdown as 128 + 15 once its hooks
-			// ran.
-			assertThat(second.stop()).isIn(0, 143);
+			// A stop asked for with SIGTERM is a clean stop: exit 0 once every hook ran
+			// (the JVM's own 143 made ./mvnw spring-boot:run end in BUILD FAILURE).
+			assertThat(second.stop()).isZero();
 		}
 		assertThat(pidFile).as("PostgreSQL stopped cleanly with the node").doesNotExist();
 	}

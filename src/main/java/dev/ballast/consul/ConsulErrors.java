@@ -28,7 +28,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * negotiation can turn a refusal into a 406. What is not listed here (the database
  * unavailable, an unforeseen failure) is answered by the registry's problem details.
  */
-@RestControllerAdvice(assignableTypes = { ConsulAgentController.class, ConsulCatalogController.class })
+@RestControllerAdvice(
+		assignableTypes = { ConsulAgentController.class, ConsulAgentReads.class, ConsulCatalogController.class })
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class ConsulErrors {
 

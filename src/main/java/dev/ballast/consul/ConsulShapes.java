@@ -36,6 +36,19 @@ final class ConsulShapes {
 			@JsonProperty("CreateIndex") long createIndex, @JsonProperty("ModifyIndex") long modifyIndex) {
 	}
 
+	/**
+	 * A routable instance as an element of {@code GET /v1/agent/services} and as
+	 * {@code GET /v1/agent/service/{id}}: Ballast is the one agent every instance is
+	 * registered with.
+	 */
+	record AgentService(@JsonProperty("ID") String id, @JsonProperty("Service") String service,
+			@JsonProperty("Tags") List<String> tags, @JsonProperty("Meta") Map<String, String> meta,
+			@JsonProperty("Port") int port, @JsonProperty("Address") String address,
+			@JsonProperty("Weights") Weights weights, @JsonProperty("EnableTagOverride") boolean enableTagOverride,
+			@JsonProperty("Datacenter") String datacenter, @JsonProperty("CreateIndex") long createIndex,
+			@JsonProperty("ModifyIndex") long modifyIndex) {
+	}
+
 	/** Both are the effective weight: Ballast has no separate weight for a warning. */
 	record Weights(@JsonProperty("Passing") Weight passing, @JsonProperty("Warning") Weight warning) {
 	}

@@ -48,6 +48,14 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 		}).toList();
 	}
 
+	/** A routable instance as Consul's agent lists its services. */
+	ConsulShapes.AgentService agentService(InstanceView instance) {
+		long index = instance.revision() + 1;
+		return new ConsulShapes.AgentService(instance.id(), instance.service(), instance.tags(), meta(instance),
+				instance.port().value(), instance.address(), weights(instance), false, settings.datacenter(), index,
+				index);
+	}
+
 	/**
 	 * Every instance's checks, routable or not: checks carry no address and no weight.
 	 */
@@ -115,9 +123,9 @@ record ConsulViews(ConsulSettings settings, String nodeAddress) {
 
 	private ConsulShapes.Check check(InstanceView instance) {
 		long index = instance.revision() + 1;
-		String output = "Ballast: mode %s, effective weight %d, %s, lease until %s".formatted(instance.mode(),
+		String output = "Ballast: mode %s, effective weight %d, %s, lease until %s%s".formatted(instance.mode(),
 				instance.effectiveWeight().value(), instance.routable() ? "routable" : "not routable",
-				instance.leaseExpiresAt());
+				instance.leaseExpiresAt(), instance.healthDetail() == null ? "" : ". " + instance.healthDetail());
 		return new ConsulShapes.Check(settings.node(), "service:" + instance.id(),
 				"Service '%s' check".formatted(instance.service()),
 				instance.health() == Health.PASSING ? "passing" : "critical", "", output, instance.id(),

@@ -63,8 +63,8 @@ record Admission(Optional<Breach> breach, boolean ownBudget, List<CapacityPeak> 
 				after.put(change.id(), change.after());
 			}
 		}
-		List<UnroutableBudget.Member> was = all.stream().map(instance -> member(instance, now)).toList();
-		List<UnroutableBudget.Member> is = after.values().stream().map(instance -> member(instance, now)).toList();
+		List<UnroutableBudget.Member> was = all.stream().map(Admission::member).toList();
+		List<UnroutableBudget.Member> is = after.values().stream().map(Admission::member).toList();
 		Optional<Breach> breach = Optional.empty();
 		boolean own = false;
 		List<String> subjects = List.of();
@@ -88,10 +88,10 @@ record Admission(Optional<Breach> breach, boolean ownBudget, List<CapacityPeak> 
 		return new Admission(breach, own, left, subjects);
 	}
 
-	/** An instance as the guard sees it at {@code now}. */
-	static UnroutableBudget.Member member(Instance instance, Instant now) {
+	/** An instance as the guard sees it. */
+	static UnroutableBudget.Member member(Instance instance) {
 		return new UnroutableBudget.Member(instance.id().value(), instance.zone(), instance.nominalWeight().value(),
-				instance.serving(), instance.holding(now));
+				instance.serving(), instance.holding());
 	}
 
 	/**

@@ -22,8 +22,9 @@ import dev.ballast.weight.Weight;
  * @param mode the operator-requested mode
  * @param detail why it is in that mode and until when, or null
  * @param health whether the lease is current
- * @param ejected whether lease expiry made it unroutable (an expired instance may be held
+ * @param ejected whether its health made it unroutable (a critical instance may be held
  * routable by the ejection cap)
+ * @param criticalReason why it is critical; null exactly when it is passing
  * @param metadata free-form labels
  * @param tags labels in the registrant's order ({@link Tags})
  * @param leaseTtl how long the lease lasts after each renewal
@@ -32,7 +33,8 @@ import dev.ballast.weight.Weight;
  */
 public record Instance(ServiceName service, InstanceId id, String address, Port port, String zone, Weight weight,
 		Weight effectiveWeight, Weight nominalWeight, Mode mode, ModeDetail detail, Health health, boolean ejected,
-		Metadata metadata, Tags tags, LeaseTtl leaseTtl, Instant lastRenewedAt, long revision) {
+		CriticalReason criticalReason, Metadata metadata, Tags tags, LeaseTtl leaseTtl, Instant lastRenewedAt,
+		long revision) {
 
 	public Instance {
 		Objects.requireNonNull(service, "service");
@@ -49,7 +51,11 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 		Objects.requireNonNull(leaseTtl, "leaseTtl");
 		Objects.requireNonNull(lastRenewedAt, "lastRenewedAt");
 		if (ejected && health != Health.CRITICAL) {
-			throw new IllegalArgumentException("only an expired (CRITICAL) instance can be ejected");
+			throw new IllegalArgumentException("only a CRITICAL instance can be ejected");
+		}
+		if ((criticalReason != null) != (health == Health.CRITICAL)) {
+			throw new IllegalArgumentException("a CRITICAL instance, and only one, has a reason; got %s with reason %s"
+				.formatted(health, criticalReason));
 		}
 	}
 
@@ -69,20 +75,20 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 			Weight weight, Metadata metadata, Tags tags, LeaseTtl leaseTtl, Instant renewedAt, Instance current) {
 		if (current == null) {
 			return new Instance(service, id, address, port, zone, weight, weight, weight, Mode.SERVING, null,
-					Health.PASSING, false, metadata, tags, leaseTtl, renewedAt, 0);
+					Health.PASSING, false, null, metadata, tags, leaseTtl, renewedAt, 0);
 		}
 		return new Instance(service, id, address, port, zone, weight,
 				effective(weight, current.mode, false, current.effectiveWeight),
 				NominalWeight.after(current.nominalWeight, weight, true), current.mode, current.detail, Health.PASSING,
-				false, metadata, tags, leaseTtl, renewedAt, current.revision);
+				false, null, metadata, tags, leaseTtl, renewedAt, current.revision);
 	}
 
 	/** This instance after an operator's edit of its zone, weight, metadata and tags. */
 	public Instance edited(String newZone, Weight newWeight, Metadata newMetadata, Tags newTags) {
 		Instance weighted = withWeight(newWeight);
 		return new Instance(service, id, address, port, newZone, newWeight, weighted.effectiveWeight,
-				weighted.nominalWeight, mode, detail, health, ejected, newMetadata, newTags, leaseTtl, lastRenewedAt,
-				revision);
+				weighted.nominalWeight, mode, detail, health, ejected, criticalReason, newMetadata, newTags, leaseTtl,
+				lastRenewedAt, revision);
 	}
 
 	/** The lease lasts exactly its TTL after the last renewal. */
@@ -101,21 +107,31 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 	 */
 	public Instance renewed(Instant at) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, mode, false, effectiveWeight),
-				nominalWeight, mode, detail, Health.PASSING, false, metadata, tags, leaseTtl, at, revision);
+				nominalWeight, mode, detail, Health.PASSING, false, null, metadata, tags, leaseTtl, at, revision);
 	}
 
 	/**
 	 * This instance with its lease run out; {@code eject} when the ejection cap allows
-	 * it.
+	 * it. One already critical keeps the reason it has: a check that failed first is
+	 * still the cause when the sweep later ejects it.
 	 */
 	public Instance expired(boolean eject) {
+		return critical(health == Health.CRITICAL ? criticalReason : CriticalReason.LEASE_EXPIRED, eject);
+	}
+
+	/**
+	 * This instance critical for {@code reason}; {@code eject} when the ejection cap
+	 * allows it.
+	 */
+	public Instance critical(CriticalReason reason, boolean eject) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, mode, eject, effectiveWeight),
-				nominalWeight, mode, detail, Health.CRITICAL, eject, metadata, tags, leaseTtl, lastRenewedAt, revision);
+				nominalWeight, mode, detail, Health.CRITICAL, eject, Objects.requireNonNull(reason, "reason"), metadata,
+				tags, leaseTtl, lastRenewedAt, revision);
 	}
 
 	public Instance withRevision(long newRevision) {
 		return new Instance(service, id, address, port, zone, weight, effectiveWeight, nominalWeight, mode, detail,
-				health, ejected, metadata, tags, leaseTtl, lastRenewedAt, newRevision);
+				health, ejected, criticalReason, metadata, tags, leaseTtl, lastRenewedAt, newRevision);
 	}
 
 	/**
@@ -124,7 +140,8 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 	 */
 	public Instance inMode(Mode newMode, Weight rampWeight, ModeDetail newDetail) {
 		return new Instance(service, id, address, port, zone, weight, effective(weight, newMode, ejected, rampWeight),
-				nominalWeight, newMode, newDetail, health, ejected, metadata, tags, leaseTtl, lastRenewedAt, revision);
+				nominalWeight, newMode, newDetail, health, ejected, criticalReason, metadata, tags, leaseTtl,
+				lastRenewedAt, revision);
 	}
 
 	/**
@@ -146,7 +163,7 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 	private Instance weighted(Weight newWeight, Weight newNominal) {
 		return new Instance(service, id, address, port, zone, newWeight,
 				effective(newWeight, mode, ejected, effectiveWeight), newNominal, mode, detail, health, ejected,
-				metadata, tags, leaseTtl, lastRenewedAt, revision);
+				criticalReason, metadata, tags, leaseTtl, lastRenewedAt, revision);
 	}
 
 	/**
@@ -177,15 +194,10 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 	/**
 	 * Why it does not serve all its nominal weight ({@link #serving()}), and until when,
 	 * in words for refusals; null when it does.
-	 * @param now the time of the refusal: an ejected instance whose lease still runs was
-	 * ejected by a failing check or report, not by its lease
 	 */
-	String holding(Instant now) {
+	String holding() {
 		if (ejected) {
-			return leaseExpiresAt().isAfter(now)
-					? "ejected: a check or the instance reports it critical (its lease runs until %s)"
-						.formatted(leaseExpiresAt())
-					: "ejected: its lease expired at " + leaseExpiresAt();
+			return "ejected: " + cause();
 		}
 		return switch (mode) {
 			case DRAINING -> "draining";
@@ -195,6 +207,25 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 			case SERVING, WARMING -> NominalWeight.heldAtZero(weight, nominalWeight) ? "held at weight 0"
 					: serving() < nominalWeight.value() ? warming() : null;
 		};
+	}
+
+	/**
+	 * Its health in words, for readers: why it is critical and whether the ejection cap
+	 * took it out or holds it routable; null while it passes.
+	 */
+	public String healthDetail() {
+		if (criticalReason == null) {
+			return null;
+		}
+		return ejected ? "Critical: %s. Ejected: out of rotation until %s.".formatted(cause(), criticalReason.back())
+				: "Critical: %s. The ejection cap holds it routable: balancers still send it traffic."
+					.formatted(cause());
+	}
+
+	/** Why it is critical, in words: the reason, and when the lease ran out. */
+	private String cause() {
+		return criticalReason == CriticalReason.LEASE_EXPIRED ? "its lease ran out at " + leaseExpiresAt()
+				: criticalReason.words();
 	}
 
 	private String warming() {
@@ -208,7 +239,8 @@ public record Instance(ServiceName service, InstanceId id, String address, Port 
 				&& weight.equals(other.weight) && effectiveWeight.equals(other.effectiveWeight)
 				&& nominalWeight.equals(other.nominalWeight) && mode == other.mode
 				&& Objects.equals(detail, other.detail) && health == other.health && ejected == other.ejected
-				&& metadata.equals(other.metadata) && tags.equals(other.tags) && leaseTtl.equals(other.leaseTtl);
+				&& criticalReason == other.criticalReason && metadata.equals(other.metadata) && tags.equals(other.tags)
+				&& leaseTtl.equals(other.leaseTtl);
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import dev.ballast.web.ForceParameter;
 import dev.ballast.web.Problem;
 import dev.ballast.web.RequestReader;
+import dev.ballast.web.WriteScope;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
@@ -50,6 +51,13 @@ class InstanceController {
 			"errors":[{"pointer":"/weight","detail":"weight must be an integer from 0 to 10000; got the string \\"0\\" \
 			(the service's weight policy is STRICT; send the JSON integer 0)"}]}""";
 
+	static final String UNQUOTED_IF_MATCH = """
+			{"type":"https://ballast.dev/problems/bad-parameter","title":"A parameter has bad syntax","status":400,\
+			"detail":"If-Match must be * or entity tags as the ETag header gives them, quotes included (\\"5\\"); got \
+			the header value 5","instance":"/v1/services/payments/instances/10.0.0.5:8080","errors":[{"pointer":\
+			"#If-Match","detail":"If-Match must be * or entity tags as the ETag header gives them, quotes included \
+			(\\"5\\"); got the header value 5"}]}""";
+
 	private final Registrations registrations;
 
 	private final InstanceEdits edits;
@@ -58,11 +66,15 @@ class InstanceController {
 
 	private final InstanceReads reads;
 
-	InstanceController(Registrations registrations, InstanceEdits edits, RequestReader reader, InstanceReads reads) {
+	private final WriteScope scope;
+
+	InstanceController(Registrations registrations, InstanceEdits edits, RequestReader reader, InstanceReads reads,
+			WriteScope scope) {
 		this.registrations = registrations;
 		this.edits = edits;
 		this.reader = reader;
 		this.reads = reads;
+		this.scope = scope;
 	}
 
 	/** The If-Match help Swagger UI shows beside the field. */
@@ -115,10 +127,13 @@ class InstanceController {
 	@GetMapping("/{id}")
 	@Operation(operationId = "getInstance", summary = "Get one instance (optionally a blocking query)",
 			description = """
-					The ETag (and X-Ballast-Index) is the revision of the instance's last change. With `index`, a blocking \
-					query: answered as soon as the instance changes after that revision (404 if it is removed), or after \
-					`wait` unchanged. An instance's preStop hook can wait this way for its drain to complete.""")
-	@ApiResponse(responseCode = "200", description = "The instance",
+					The instance with the checks the registry runs on it (kind, target, interval, status, last output, since \
+					when) and, while it is CRITICAL, why (criticalReason, healthDetail). The ETag (and X-Ballast-Index) is \
+					the revision of the instance's last change; a probe's verdict changes its checks without a revision. \
+					With `index`, a blocking query: answered as soon as the instance changes after that revision (404 if it \
+					is removed), or after `wait` unchanged. An instance's preStop hook can wait this way for its drain to \
+					complete.""")
+	@ApiResponse(responseCode = "200", description = "The instance, with its checks",
 			headers = { @Header(name = HttpHeaders.ETAG, description = "Revision of the last change, quoted"),
 					@Header(name = Headers.INDEX, description = "Revision of the last change",
 							schema = @Schema(type = "integer")),
@@ -129,13 +144,13 @@ class InstanceController {
 					+ " Retry after Retry-After.",
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = Problem.class)))
-	DeferredResult<ResponseEntity<InstanceView>> get(@PathVariable String service, @PathVariable String id,
+	DeferredResult<ResponseEntity<InstanceDetail>> get(@PathVariable String service, @PathVariable String id,
 			@RequestParam(required = false) @Parameter(
 					description = "Blocking query: wait until the instance changes after this revision. The ETag of "
 							+ "the last answer, quoted (\"14\") or not (14)") String index,
 			@RequestParam(required = false) @Parameter(
 					description = "How long a blocking query may wait (default 60s, at most 300s)") String wait) {
-		return reads.get(ServiceName.of(service), InstanceId.of(id), index, wait);
+		return reads.get(ServiceName.of(service), InstanceId.of(id), index, wait, scope.mayWrite(service));
 	}
 
 	@PutMapping("/{id}")
@@ -194,6 +209,11 @@ class InstanceController {
 	@ApiResponse(responseCode = "409", description = GUARDED,
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = Problem.class)))
+	@ApiResponse(responseCode = "400",
+			description = "The body is not valid JSON, or If-Match is not an entity tag (an unquoted revision: "
+					+ "send it quoted, as the ETag header gives it)",
+			content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class),
+					examples = @ExampleObject(name = "unquoted If-Match", value = UNQUOTED_IF_MATCH)))
 	@ApiResponse(responseCode = "412", description = "If-Match does not match the instance's current revision",
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = Problem.class)))

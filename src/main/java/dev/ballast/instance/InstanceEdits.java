@@ -3,6 +3,7 @@ package dev.ballast.instance;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
@@ -11,6 +12,7 @@ import dev.ballast.web.JsonMergePatch;
 import dev.ballast.web.PreconditionFailedException;
 import dev.ballast.web.RequestReader;
 import dev.ballast.weight.MaxUnroutable;
+import dev.ballast.weight.ReceivedValue;
 import dev.ballast.weight.Weight;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -129,15 +131,31 @@ class InstanceEdits {
 		if (patch.has("maxUnroutablePercent") && !patch.has("maxUnroutable")) {
 			return MaxUnroutable.percentOf(edit.maxUnroutablePercent());
 		}
-		MaxUnroutable limit = MaxUnroutable.parse(edit.maxUnroutable())
-			.orElseThrow(() -> InvalidRequestException.of("/maxUnroutable",
-					"maxUnroutable must be %s; got \"%s\"".formatted(MaxUnroutable.EXPECTED, edit.maxUnroutable())));
+		MaxUnroutable limit = budget(edit.maxUnroutable());
 		if (limit.percent() && patch.has("maxUnroutablePercent") && limit.value() != edit.maxUnroutablePercent()) {
 			throw InvalidRequestException.of("/maxUnroutablePercent",
 					"maxUnroutablePercent %d disagrees with maxUnroutable \"%s\"; send one of them"
 						.formatted(edit.maxUnroutablePercent(), limit));
 		}
 		return limit;
+	}
+
+	/**
+	 * A budget as sent: a count as a JSON integer, or as the text of earlier versions
+	 * ({@code "1"}), or a percent as text ({@code "25%"}); nothing else (not {@code 1.0},
+	 * not {@code "25"} with a space).
+	 */
+	private static MaxUnroutable budget(JsonNode sent) {
+		Optional<MaxUnroutable> read = Optional.empty();
+		if (sent.isIntegralNumber()) {
+			read = sent.canConvertToInt() && sent.intValue() >= 0 && sent.intValue() <= MaxUnroutable.MAX_COUNT
+					? Optional.of(MaxUnroutable.count(sent.intValue())) : Optional.empty();
+		}
+		else if (sent.isString()) {
+			read = MaxUnroutable.parse(sent.stringValue());
+		}
+		return read.orElseThrow(() -> InvalidRequestException.of("/maxUnroutable",
+				"maxUnroutable must be %s; got %s".formatted(MaxUnroutable.EXPECTED, ReceivedValue.describe(sent))));
 	}
 
 	private ObjectNode editable(Instance instance) {

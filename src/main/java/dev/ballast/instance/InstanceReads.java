@@ -2,10 +2,12 @@ package dev.ballast.instance;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 
 import dev.ballast.database.Reachability;
 import dev.ballast.web.NotFoundException;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 import org.springframework.web.context.request.async.DeferredResult;
@@ -19,16 +21,25 @@ import org.springframework.web.context.request.async.DeferredResult;
 @Component
 class InstanceReads {
 
+	/**
+	 * Where a blocking read of one instance is answered once it moved: off the thread
+	 * that delivers to every waiter, since the answer reads the instance's checks.
+	 */
+	private static final Executor ANSWERING = task -> Thread.ofVirtual().name("ballast-instance-answer").start(task);
+
 	private final InstanceQueries queries;
 
 	private final BlockingReads blocking;
 
 	private final Reachability reachability;
 
-	InstanceReads(InstanceQueries queries, BlockingReads blocking, Reachability reachability) {
+	private final Checks checks;
+
+	InstanceReads(InstanceQueries queries, BlockingReads blocking, Reachability reachability, Checks checks) {
 		this.queries = queries;
 		this.blocking = blocking;
 		this.reachability = reachability;
+		this.checks = checks;
 	}
 
 	/**
@@ -66,22 +77,28 @@ class InstanceReads {
 		return result;
 	}
 
-	DeferredResult<ResponseEntity<InstanceView>> get(ServiceName name, InstanceId id, String index, String wait) {
+	/**
+	 * @param mayWrite whether the caller may write the service, asked on the request's
+	 * thread: its checks' whole output is shown only then
+	 */
+	DeferredResult<ResponseEntity<InstanceDetail>> get(ServiceName name, InstanceId id, String index, String wait,
+			boolean mayWrite) {
 		BlockingQuery query = blocking.query(index, wait, null);
 		Long after = query.after();
 		Answer<InstanceView> answer = queries.instance(name, id);
 		InstanceView now = answer.value();
-		DeferredResult<ResponseEntity<InstanceView>> result = new DeferredResult<>(query.timeoutMillis());
+		DeferredResult<ResponseEntity<InstanceDetail>> result = new DeferredResult<>(query.timeoutMillis());
 		if (after == null || now.revision() > after) {
-			result.setResult(found(now, answer.stale()));
+			result.setResult(found(now, answer.stale(), mayWrite));
 			return result;
 		}
 		blocking.await(new BlockingWait(name, null,
 				state -> state.revision() > after && find(state, id).map(i -> i.revision() > after).orElse(true),
-				state -> find(state, id).ifPresentOrElse(instance -> result.setResult(found(instance, false)),
+				state -> find(state, id).ifPresentOrElse(
+						instance -> ANSWERING.execute(() -> result.setResult(found(instance, false, mayWrite))),
 						() -> result.setErrorResult(
 								new NotFoundException("instance %s of service %s was removed".formatted(id, name)))),
-				() -> result.setResult(found(now, !reachability.reachable())), result));
+				() -> result.setResult(found(now, !reachability.reachable(), mayWrite)), result));
 		return result;
 	}
 
@@ -98,11 +115,25 @@ class InstanceReads {
 		return Headers.ok(stale).header(Headers.INDEX, Long.toString(state.revision())).body(answered);
 	}
 
-	private static ResponseEntity<InstanceView> found(InstanceView instance, boolean stale) {
-		return Headers.ok(stale)
+	/**
+	 * The instance with its checks as they are now; without them, and marked stale, when
+	 * the database cannot be read.
+	 */
+	private ResponseEntity<InstanceDetail> found(InstanceView instance, boolean stale, boolean mayWrite) {
+		List<CheckView> read;
+		try {
+			read = checks.of(ServiceName.of(instance.service()), InstanceId.of(instance.id()))
+				.stream()
+				.map(check -> CheckView.of(check, mayWrite))
+				.toList();
+		}
+		catch (DataAccessException ex) {
+			read = null;
+		}
+		return Headers.ok(stale || read == null)
 			.eTag(Revisions.etag(instance.revision()))
 			.header(Headers.INDEX, Long.toString(instance.revision()))
-			.body(instance);
+			.body(new InstanceDetail(instance, read));
 	}
 
 	private static Optional<InstanceView> find(InstanceList state, InstanceId id) {

@@ -26,7 +26,7 @@ import org.springframework.stereotype.Repository;
 @Repository
 class InstanceStore {
 
-	private static final String COLUMNS = "service, id, address, port, zone, weight, effective_weight, nominal_weight, mode, mode_reason, mode_until, unconfirmed_subscribers, health, ejected, "
+	private static final String COLUMNS = "service, id, address, port, zone, weight, effective_weight, nominal_weight, mode, mode_reason, mode_until, unconfirmed_subscribers, health, ejected, critical_reason, "
 			+ "metadata::text AS metadata, tags, lease_ttl_seconds, last_renewed_at, revision";
 
 	private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
@@ -43,7 +43,7 @@ class InstanceStore {
 			       nominal_weight = EXCLUDED.nominal_weight,
 			       mode = EXCLUDED.mode, mode_reason = EXCLUDED.mode_reason, mode_until = EXCLUDED.mode_until,
 			       unconfirmed_subscribers = EXCLUDED.unconfirmed_subscribers,
-			       health = EXCLUDED.health, ejected = EXCLUDED.ejected,
+			       health = EXCLUDED.health, ejected = EXCLUDED.ejected, critical_reason = EXCLUDED.critical_reason,
 			       metadata = EXCLUDED.metadata, tags = EXCLUDED.tags,
 			       lease_ttl_seconds = EXCLUDED.lease_ttl_seconds, last_renewed_at = EXCLUDED.last_renewed_at,
 			       revision = EXCLUDED.revision""";
@@ -60,21 +60,21 @@ class InstanceStore {
 	private static final CommitBatch.Rows UPSERTS = new CommitBatch.Rows(2,
 			"""
 					INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
-					                      mode_reason, mode_until, unconfirmed_subscribers, health, ejected,
+					                      mode_reason, mode_until, unconfirmed_subscribers, health, ejected, critical_reason,
 					                      metadata, tags, lease_ttl_seconds, last_renewed_at, registered_at, revision)
 					SELECT service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
-					       mode_reason, mode_until::timestamptz, unconfirmed::text[], health, ejected,
+					       mode_reason, mode_until::timestamptz, unconfirmed::text[], health, ejected, critical_reason,
 					       metadata::jsonb, tags::text[], lease_ttl_seconds, renewed::timestamptz, renewed::timestamptz, revision
 					  FROM unnest(?::text[], ?::text[], ?::text[], ?::int4[], ?::text[], ?::int4[], ?::int4[], ?::int4[],
 					              ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bool[], ?::text[], ?::text[],
-					              ?::int4[], ?::text[], ?::int8[])
+					              ?::text[], ?::int4[], ?::text[], ?::int8[])
 					       AS r(service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
-					            mode_reason, mode_until, unconfirmed, health, ejected, metadata, tags, lease_ttl_seconds,
-					            renewed, revision)
+					            mode_reason, mode_until, unconfirmed, health, ejected, critical_reason, metadata, tags,
+					            lease_ttl_seconds, renewed, revision)
 					"""
 					+ REPLACE,
 			"text", "text", "text", "int4", "text", "int4", "int4", "int4", "text", "text", "text", "text", "text",
-			"bool", "text", "text", "int4", "text", "int8");
+			"bool", "text", "text", "text", "int4", "text", "int8");
 
 	/**
 	 * A group's first exchange: its transaction's statements are planned once per
@@ -228,7 +228,8 @@ class InstanceStore {
 					.filter(names -> !names.isEmpty())
 					.map(CommitBatch::arrayLiteral)
 					.orElse(null),
-				instance.health().name(), instance.ejected(), json.writeValueAsString(instance.metadata().entries()),
+				instance.health().name(), instance.ejected(), reason(instance),
+				json.writeValueAsString(instance.metadata().entries()),
 				CommitBatch.arrayLiteral(instance.tags().values()), instance.leaseTtl().seconds(),
 				instance.lastRenewedAt().toString(), instance.revision());
 	}
@@ -265,13 +266,16 @@ class InstanceStore {
 	 */
 	long upsertAtNextRevision(Instance instance) {
 		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
-		return jdbc.sql("WITH next AS (" + ServiceStore.NEXT_REVISION + ")\n" + """
-				INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
-				                      mode_reason, mode_until, unconfirmed_subscribers, health, ejected,
-				                      metadata, tags, lease_ttl_seconds, last_renewed_at, registered_at, revision)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?::jsonb, ?::text[], ?, ?, ?,
-				        (SELECT revision FROM next))
-				""" + REPLACE + " RETURNING revision")
+		return jdbc
+			.sql("WITH next AS (" + ServiceStore.NEXT_REVISION + ")\n"
+					+ """
+							INSERT INTO instance (service, id, address, port, zone, weight, effective_weight, nominal_weight, mode,
+							                      mode_reason, mode_until, unconfirmed_subscribers, health, ejected, critical_reason,
+							                      metadata, tags, lease_ttl_seconds, last_renewed_at, registered_at, revision)
+							VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, ?::jsonb, ?::text[], ?, ?, ?,
+							        (SELECT revision FROM next))
+							"""
+					+ REPLACE + " RETURNING revision")
 			.params(instance.service().value(), instance.service().value(), instance.id().value(), instance.address(),
 					instance.port().value(), instance.zone(), instance.weight().value(),
 					instance.effectiveWeight().value(), instance.nominalWeight().value(), instance.mode().name(),
@@ -281,7 +285,7 @@ class InstanceStore {
 						.filter(names -> !names.isEmpty())
 						.map(InstanceStore::textArray)
 						.orElse(null),
-					instance.health().name(), instance.ejected(),
+					instance.health().name(), instance.ejected(), reason(instance),
 					json.writeValueAsString(instance.metadata().entries()),
 					instance.tags().values().toArray(String[]::new), instance.leaseTtl().seconds(),
 					Timestamp.from(instance.lastRenewedAt()), Timestamp.from(instance.lastRenewedAt()))
@@ -317,10 +321,15 @@ class InstanceStore {
 				Weight.of(rs.getInt("weight")), Weight.of(rs.getInt("effective_weight")),
 				Weight.of(rs.getInt("nominal_weight")), Mode.valueOf(rs.getString("mode")), detail(rs),
 				Health.valueOf(rs.getString("health")), rs.getBoolean("ejected"),
+				Optional.ofNullable(rs.getString("critical_reason")).map(CriticalReason::spelled).orElse(null),
 				new Metadata(json.readValue(rs.getString("metadata"), STRING_MAP)),
 				new Tags(List.of((String[]) rs.getArray("tags").getArray())),
 				LeaseTtl.ofSeconds(rs.getInt("lease_ttl_seconds")), rs.getTimestamp("last_renewed_at").toInstant(),
 				rs.getLong("revision"));
+	}
+
+	private static String reason(Instance instance) {
+		return instance.criticalReason() == null ? null : instance.criticalReason().spelled();
 	}
 
 	private static ModeDetail detail(ResultSet rs) throws SQLException {

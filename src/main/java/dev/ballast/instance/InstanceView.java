@@ -31,7 +31,16 @@ public record InstanceView(@Schema(example = "payments") String service, @Schema
 		@Schema(description = "While DRAINING: the live subscribers that have not yet acknowledged weight 0, which "
 				+ "the drain waits for until modeUntil. Once DRAINED: those that had not when the confirmation timed "
 				+ "out. Absent when there are none") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> unconfirmedSubscribers,
-		Health health, @Schema(example = "{\"version\":\"2.4.1\"}") Map<String, String> metadata,
+		Health health,
+		@Schema(description = "Why the instance is CRITICAL: its lease ran out (lease-expired), a check the "
+				+ "registry runs fails (check-failing: see its checks on GET of the instance), or it reported itself "
+				+ "critical (reported-critical: a failing TTL check or a critical registration). Absent while it is "
+				+ "PASSING") @JsonInclude(JsonInclude.Include.NON_NULL) CriticalReason criticalReason,
+		@Schema(description = "Its health in words while it is CRITICAL: the cause, and whether the ejection cap took "
+				+ "it out of rotation or holds it routable. Absent while it is PASSING",
+				example = "Critical: a check the registry runs on it fails. The ejection cap holds it routable: "
+						+ "balancers still send it traffic.") @JsonInclude(JsonInclude.Include.NON_NULL) String healthDetail,
+		@Schema(example = "{\"version\":\"2.4.1\"}") Map<String, String> metadata,
 		@ArraySchema(schema = @Schema(minLength = 1, maxLength = Tags.MAX_LENGTH), maxItems = Tags.MAX_TAGS,
 				uniqueItems = true,
 				arraySchema = @Schema(
@@ -59,8 +68,8 @@ public record InstanceView(@Schema(example = "payments") String service, @Schema
 				instance.zone(), instance.weight(), instance.effectiveWeight(), instance.routable(), instance.mode(),
 				detail.map(ModeDetail::reason).orElse(null), detail.map(ModeDetail::until).orElse(null),
 				detail.map(ModeDetail::unconfirmedSubscribers).orElse(List.of()), instance.health(),
-				instance.metadata().entries(), instance.tags().values(), instance.leaseTtl(), instance.leaseExpiresAt(),
-				instance.revision());
+				instance.criticalReason(), instance.healthDetail(), instance.metadata().entries(),
+				instance.tags().values(), instance.leaseTtl(), instance.leaseExpiresAt(), instance.revision());
 	}
 
 }

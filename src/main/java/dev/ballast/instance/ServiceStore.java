@@ -194,7 +194,7 @@ class ServiceStore {
 				       coalesce(sum(i.effective_weight), 0) AS total_effective_weight,
 				       %1$s AS nominal_weight,
 				       %1$s - coalesce(sum(%2$s), 0) AS unroutable_weight,
-				       (SELECT r.id FROM release r
+				       (SELECT r.number FROM release r
 				         WHERE r.service = s.name AND r.state IN ('ACTIVE', 'PAUSED')) AS release_under_way,
 				       ARRAY(SELECT DISTINCT t.tag COLLATE "C" FROM instance t_i, unnest(t_i.tags) AS t(tag)
 				              WHERE t_i.service = s.name ORDER BY 1) AS tags

@@ -19,8 +19,9 @@ record SettingsEdit(
 		@Schema(implementation = Weight.class,
 				example = "100") @Expectation(RegistrationRequest.WEIGHT) JsonNode defaultWeight,
 		@Schema(requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = TTL) LeaseTtl leaseTtlSeconds,
-		@Schema(description = SettingsView.MAX_UNROUTABLE, example = "1",
-				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = LIMIT) String maxUnroutable,
+		@Schema(description = SettingsView.MAX_UNROUTABLE_SENT, oneOf = {
+				Integer.class, String.class }, example = "1", requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(
+						message = LIMIT) @Expectation(LIMIT) JsonNode maxUnroutable,
 		@Schema(minimum = "0", maximum = "100", example = "25",
 				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = PERCENT) @Min(value = 0,
 						message = PERCENT) @Max(value = 100, message = PERCENT) Integer maxUnroutablePercent,
@@ -28,7 +29,7 @@ record SettingsEdit(
 				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = PERCENT) @Min(value = 0,
 						message = PERCENT) @Max(value = 100, message = PERCENT) Integer maxEjectionPercent,
 		@Schema(requiredMode = Schema.RequiredMode.NOT_REQUIRED,
-				description = "The locality policy; null turns it off (the flat view)") @Valid @Expectation(LocalitySetting.EXPECTED) LocalitySetting locality) {
+				description = "The locality policy; null turns it off (the flat view)") @Valid @Expectation(LocalitySetting.EXPECTED) LocalitySetting locality){
 
 	static final String POLICY = "must be one of STRICT, NORMALIZE";
 

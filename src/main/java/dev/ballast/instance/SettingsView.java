@@ -20,8 +20,13 @@ public record SettingsView(@Schema(example = "payments") String name, WeightPoli
 
 	static final String MAX_UNROUTABLE = "The guard's budget: how much of the service's, and of each zone's, "
 			+ "capacity the actions of operators and registrants may take out of rotation, as a count of instances "
-			+ "(\"1\") or a percent of the capacity (\"25%\"). A percent also admits one instance at a time "
-			+ "while nothing else in the scope is out";
+			+ "(\"1\") or a percent of the capacity (\"25%\"), always as a string here. A percent also admits one "
+			+ "instance at a time while nothing else in the scope is out";
+
+	static final String MAX_UNROUTABLE_SENT = "The guard's budget: how much of the service's, and of each zone's, "
+			+ "capacity the actions of operators and registrants may take out of rotation: a count of instances as "
+			+ "a JSON integer (1; the string \"1\" is read too) or a percent of the capacity as a string (\"25%\"). "
+			+ "A percent also admits one instance at a time while nothing else in the scope is out";
 
 	static SettingsView of(ServiceSettings settings) {
 		return new SettingsView(settings.name().value(), settings.weightPolicy(), settings.defaultWeight(),

@@ -62,7 +62,8 @@ public final class ZoneView {
 	private static InstanceView weighted(InstanceView i, Weight weight) {
 		return new InstanceView(i.service(), i.id(), i.address(), i.port(), i.zone(), i.weight(), weight,
 				weight.value() > 0, i.mode(), i.modeReason(), i.modeUntil(), i.unconfirmedSubscribers(), i.health(),
-				i.metadata(), i.tags(), i.leaseTtlSeconds(), i.leaseExpiresAt(), i.revision());
+				i.criticalReason(), i.healthDetail(), i.metadata(), i.tags(), i.leaseTtlSeconds(), i.leaseExpiresAt(),
+				i.revision());
 	}
 
 }

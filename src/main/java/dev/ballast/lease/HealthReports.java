@@ -9,6 +9,7 @@ import java.util.stream.Stream;
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
 import dev.ballast.instance.Committed;
+import dev.ballast.instance.CriticalReason;
 import dev.ballast.instance.Guard;
 import dev.ballast.instance.Health;
 import dev.ballast.instance.Instance;
@@ -85,10 +86,12 @@ public class HealthReports {
 		Instant now = clock.instant();
 		LockedService locked = path.lock(service);
 		Instance target = locked.instance(id);
-		Instance after = failing(locked, ownLease ? target.renewed(target.lastRenewedAt()) : target.renewed(now));
+		Instance after = failing(locked, ownLease ? target.renewed(target.lastRenewedAt()) : target.renewed(now),
+				probeOutput == null ? CriticalReason.REPORTED_CRITICAL : CriticalReason.CHECK_FAILING);
 		Committed committed = locked.changes(Guard.none()).put(target, after).commit();
 		Instance stored = committed.stored(id);
-		if (target.health() != Health.CRITICAL || target.ejected() != stored.ejected()) {
+		if (target.health() != Health.CRITICAL || target.ejected() != stored.ejected()
+				|| target.criticalReason() != stored.criticalReason()) {
 			AuditEntry entry = AuditEntry
 				.of(probeOutput == null ? Action.INSTANCE_CHECK_FAIL : Action.INSTANCE_PROBE_FAIL, service.value(),
 						id.value(), InstanceView.of(target), InstanceView.of(stored))
@@ -105,18 +108,25 @@ public class HealthReports {
 
 	/**
 	 * The checks the registry runs on an instance with a lease of its own pass again: it
-	 * is PASSING again, with its weight, if its lease is current (an expired lease keeps
-	 * it CRITICAL until the instance renews it). Its lease is not renewed.
+	 * is PASSING again, with its weight, if its lease is current. An expired lease keeps
+	 * it CRITICAL until the instance renews it, and the lease is then its reason. Its
+	 * lease is not renewed.
 	 */
 	@Transactional
 	public void probesPass(ServiceName service, InstanceId id) {
 		Instant now = clock.instant();
 		path.lockIfPresent(service).flatMap(locked -> locked.find(id).map(current -> {
-			if (current.health() != Health.CRITICAL || !current.leaseExpiresAt().isAfter(now)) {
+			if (current.health() != Health.CRITICAL) {
+				return current;
+			}
+			boolean leaseCurrent = current.leaseExpiresAt().isAfter(now);
+			if (!leaseCurrent && current.criticalReason() == CriticalReason.LEASE_EXPIRED) {
 				return current;
 			}
 			Committed committed = locked.changes(Guard.none())
-				.put(current, current.renewed(current.lastRenewedAt()))
+				.put(current,
+						leaseCurrent ? current.renewed(current.lastRenewedAt())
+								: current.critical(CriticalReason.LEASE_EXPIRED, current.ejected()))
 				.commit();
 			committed.auditSystem(AuditEntry.of(Action.INSTANCE_PROBE_PASS, service.value(), id.value(),
 					InstanceView.of(current), InstanceView.of(committed.stored(id))));
@@ -159,8 +169,12 @@ public class HealthReports {
 	 * @param locked its service, locked, as it stands before the report
 	 */
 	public Instance failing(LockedService locked, Instance renewed) {
+		return failing(locked, renewed, CriticalReason.REPORTED_CRITICAL);
+	}
+
+	private static Instance failing(LockedService locked, Instance renewed, CriticalReason reason) {
 		boolean ejected = locked.find(renewed.id()).map(Instance::ejected).orElse(false);
-		return renewed.expired(ejected || ejectable(locked, renewed));
+		return renewed.critical(reason, ejected || ejectable(locked, renewed));
 	}
 
 	private static boolean ejectable(LockedService locked, Instance target) {

@@ -1,5 +1,6 @@
 package dev.ballast.probe;
 
+import java.time.Instant;
 import java.util.List;
 
 import dev.ballast.database.ThisNode;
@@ -46,6 +47,30 @@ class ProberMembership {
 			.param(settings.liveness().toMillis())
 			.query(String.class)
 			.list();
+	}
+
+	/**
+	 * Every node seen within the last hour (the rest are forgotten), with when it was
+	 * last seen, by the database's clock, and whether that is within the liveness.
+	 */
+	List<Member> members() {
+		return jdbc.sql("""
+				SELECT node, seen_at, seen_at > now() - ? * interval '1 millisecond' AS alive
+				  FROM prober ORDER BY node""")
+			.param(settings.liveness().toMillis())
+			.query((rs, row) -> new Member(rs.getString("node"), rs.getTimestamp("seen_at").toInstant(),
+					rs.getBoolean("alive")))
+			.list();
+	}
+
+	/**
+	 * A node that shares the probing.
+	 *
+	 * @param node its identity
+	 * @param seenAt when it last said it was alive, or null when it never did
+	 * @param alive whether it did within the liveness
+	 */
+	record Member(String node, Instant seenAt, boolean alive) {
 	}
 
 	/** A node that stops cleanly hands its checks over at once. */

@@ -8,9 +8,10 @@
  * ({@link CheckProgress}), and turned into instance health, as state written until it
  * lands ({@link ProbeVerdicts}), through the lease module's one path, inside the ejection
  * cap. The checks themselves are registered with their instance (the instance module's
- * {@code Checks}).
+ * {@code Checks}). {@code GET /v1/nodes} shows the nodes that share the probing, the
+ * checks each probes and how far each has written the heartbeats it absorbed.
  */
-@ApplicationModule(allowedDependencies = { "database", "instance", "lease" })
+@ApplicationModule(allowedDependencies = { "database", "instance", "lease", "web" })
 package dev.ballast.probe;
 
 import org.springframework.modulith.ApplicationModule;

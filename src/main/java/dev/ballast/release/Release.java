@@ -9,7 +9,7 @@ import dev.ballast.weight.Weight;
 /**
  * A traffic shift as stored.
  *
- * @param id its id
+ * @param id its number within its service (release 1 is a service's first)
  * @param service the service
  * @param from selector of the group giving up traffic
  * @param to selector of the group taking it

@@ -4,7 +4,6 @@ import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
@@ -19,7 +18,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.stereotype.Repository;
 
-/** The {@code release} table. */
+/**
+ * The {@code release} table. A release is named by its service and its number there
+ * ({@code number}, shown as its id): the table's own key stays inside.
+ */
 @Repository
 class ReleaseStore {
 
@@ -38,15 +40,20 @@ class ReleaseStore {
 		this.json = json;
 	}
 
+	/**
+	 * Stores a new release under the next number of its service; the caller holds the
+	 * service's lock, so two releases of one service are never numbered at once.
+	 */
 	Release insert(Release release) {
 		GeneratedKeyHolder key = new GeneratedKeyHolder();
 		jdbc.update(connection -> {
 			PreparedStatement statement = connection.prepareStatement("""
 					INSERT INTO release (service, from_selector, to_selector, from_ids, to_ids, original, total_weight,
 					                     steps, step_interval_seconds, step, state, state_reason, next_step_at,
-					                     created_at, updated_at)
-					VALUES (?, ?::jsonb, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-					Statement.RETURN_GENERATED_KEYS);
+					                     created_at, updated_at, number)
+					VALUES (?, ?::jsonb, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+					        (SELECT coalesce(max(number), 0) + 1 FROM release WHERE service = ?))""",
+					new String[] { "number" });
 			statement.setString(1, release.service());
 			statement.setString(2, json.writeValueAsString(release.from()));
 			statement.setString(3, json.writeValueAsString(release.to()));
@@ -62,9 +69,10 @@ class ReleaseStore {
 			statement.setTimestamp(13, timestamp(release.nextStepAt()));
 			statement.setTimestamp(14, Timestamp.from(release.createdAt()));
 			statement.setTimestamp(15, Timestamp.from(release.createdAt()));
+			statement.setString(16, release.service());
 			return statement;
 		}, key);
-		long id = ((Number) key.getKeys().get("id")).longValue();
+		long id = ((Number) key.getKeys().get("number")).longValue();
 		return new Release(id, release.service(), release.from(), release.to(), release.fromIds(), release.toIds(),
 				release.original(), release.totalWeight(), release.steps(), release.stepIntervalSeconds(),
 				release.step(), release.state(), release.stateReason(), release.nextStepAt(), release.createdAt());
@@ -74,13 +82,13 @@ class ReleaseStore {
 		jdbc.update("""
 				UPDATE release SET step = ?, state = ?, state_reason = ?, next_step_at = ?, original = ?::jsonb,
 				                   total_weight = ?, updated_at = ?
-				 WHERE id = ?""", release.step(), release.state().name(), release.stateReason(),
+				 WHERE service = ? AND number = ?""", release.step(), release.state().name(), release.stateReason(),
 				timestamp(release.nextStepAt()), json.writeValueAsString(release.original()), release.totalWeight(),
-				Timestamp.from(now), release.id());
+				Timestamp.from(now), release.service(), release.id());
 	}
 
 	Optional<Release> find(String service, long id) {
-		return jdbc.query("SELECT * FROM release WHERE service = ? AND id = ?", this::release, service, id)
+		return jdbc.query("SELECT * FROM release WHERE service = ? AND number = ?", this::release, service, id)
 			.stream()
 			.findFirst();
 	}
@@ -89,7 +97,8 @@ class ReleaseStore {
 	 * A release of the service, locked; the service row is locked first by the caller.
 	 */
 	Optional<Release> lock(String service, long id) {
-		return jdbc.query("SELECT * FROM release WHERE service = ? AND id = ? FOR UPDATE", this::release, service, id)
+		return jdbc
+			.query("SELECT * FROM release WHERE service = ? AND number = ? FOR UPDATE", this::release, service, id)
 			.stream()
 			.findFirst();
 	}
@@ -102,20 +111,21 @@ class ReleaseStore {
 	}
 
 	List<Release> list(String service) {
-		return jdbc.query("SELECT * FROM release WHERE service = ? ORDER BY id DESC LIMIT 100", this::release, service);
+		return jdbc.query("SELECT * FROM release WHERE service = ? ORDER BY number DESC LIMIT 100", this::release,
+				service);
 	}
 
 	/** Services and ids of active releases due to advance by themselves. */
 	List<Map.Entry<String, Long>> due(Instant now) {
 		return jdbc.query("""
-				SELECT service, id FROM release WHERE state = 'ACTIVE' AND next_step_at <= ?
+				SELECT service, number FROM release WHERE state = 'ACTIVE' AND next_step_at <= ?
 				 ORDER BY service LIMIT 100""", (rs, row) -> Map.entry(rs.getString(1), rs.getLong(2)),
 				Timestamp.from(now));
 	}
 
 	private Release release(ResultSet rs, int row) throws SQLException {
 		Timestamp next = rs.getTimestamp("next_step_at");
-		return new Release(rs.getLong("id"), rs.getString("service"),
+		return new Release(rs.getLong("number"), rs.getString("service"),
 				json.readValue(rs.getString("from_selector"), SELECTOR),
 				json.readValue(rs.getString("to_selector"), SELECTOR), texts(rs.getArray("from_ids")),
 				texts(rs.getArray("to_ids")), json.readValue(rs.getString("original"), WEIGHTS),

@@ -54,7 +54,7 @@ class AccessControl {
 			.logout(AbstractHttpConfigurer::disable)
 			.requestCache(AbstractHttpConfigurer::disable)
 			.sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-			.addFilterBefore(new NoKeyValueStore(), AnonymousAuthenticationFilter.class)
+			.addFilterBefore(new UnservedPaths(), AnonymousAuthenticationFilter.class)
 			.addFilterBefore(new BearerTokens(tokens), AnonymousAuthenticationFilter.class)
 			.addFilterAfter(new WriteLimits(buckets, meters), AuthorizationFilter.class)
 			// An async or error dispatch continues a request that was authorized already.
@@ -86,19 +86,11 @@ class AccessControl {
 	}
 
 	/**
-	 * A call no rule names: a 405 naming the methods served at the path, or a 404 when
-	 * nothing is served there.
+	 * A call no rule names at a path some rule serves: a 405 naming the methods served
+	 * there (a path no rule serves never gets here: {@link UnservedPaths}).
 	 */
 	private static void unserved(HttpServletRequest request, HttpServletResponse response) throws IOException {
 		Set<String> allowed = AccessRules.methodsAt(request);
-		if (allowed.isEmpty()) {
-			new Problem("https://ballast.dev/problems/not-found", "Nothing is served here", 404,
-					"the registry serves nothing at %s; its endpoints are listed in /v3/api-docs"
-						.formatted(request.getRequestURI()),
-					request.getRequestURI(), null)
-				.send(response);
-			return;
-		}
 		response.setHeader("Allow", String.join(", ", allowed));
 		new Problem("https://ballast.dev/problems/method-not-allowed", "Method not allowed", 405,
 				"%s is not served at %s; use %s".formatted(request.getMethod(), request.getRequestURI(),

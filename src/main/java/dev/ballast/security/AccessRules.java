@@ -62,6 +62,8 @@ final class AccessRules {
 			rule(Set.of("POST"), "/v1/services/{service}/releases/{id}/promote", Need.OPERATOR),
 			rule(Set.of("POST"), "/v1/services/{service}/releases/{id}/abort", Need.OPERATOR),
 			rule(READ, "/v1/audit", Need.OPERATOR),
+			// The nodes name the checks they probe in every service.
+			rule(READ, "/v1/nodes", Need.OPERATOR),
 
 			// The Consul-compatible surface (docs/consul.md). The leader status carries
 			// no registry data and is every Consul client's liveness probe, Spring Cloud
@@ -72,10 +74,16 @@ final class AccessRules {
 			rule(READ, "/v1/agent/self", Need.READER), rule(READ, "/v1/catalog/service/{service}", Need.READER),
 			rule(READ, "/v1/health/service/{service}", Need.READER),
 			rule(READ, "/v1/health/checks/{service}", Need.READER),
+			// Ballast as the one agent: every instance and check the token may read.
+			rule(READ, "/v1/agent/services", Need.READER), rule(READ, "/v1/agent/service/{id}", Need.READER),
+			rule(READ, "/v1/agent/checks", Need.READER),
 			rule(Set.of("PUT"), "/v1/agent/service/register", Need.REGISTRANT_OF_NAMED_SERVICE),
 			rule(Set.of("PUT"), "/v1/agent/service/deregister/{id}", Need.REGISTRANT_OF_NAMED_SERVICE),
 			rule(Set.of("PUT"), "/v1/agent/service/maintenance/{id}", Need.REGISTRANT_OF_NAMED_SERVICE),
-			rule(Set.of("PUT"), "/v1/agent/check/{state}/{check}", Need.REGISTRANT_OF_NAMED_SERVICE),
+			// Consul's pass, warn and fail only: update and deregister are not served.
+			rule(Set.of("PUT"), "/v1/agent/check/pass/{check}", Need.REGISTRANT_OF_NAMED_SERVICE),
+			rule(Set.of("PUT"), "/v1/agent/check/warn/{check}", Need.REGISTRANT_OF_NAMED_SERVICE),
+			rule(Set.of("PUT"), "/v1/agent/check/fail/{check}", Need.REGISTRANT_OF_NAMED_SERVICE),
 
 			// Any token may ask who it is: the console shows its role from the answer.
 			rule(READ, "/v1/tokens/self", Need.READER), rule(Set.of("GET", "HEAD", "POST"), "/v1/tokens", Need.ADMIN),

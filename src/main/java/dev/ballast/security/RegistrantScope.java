@@ -1,5 +1,7 @@
 package dev.ballast.security;
 
+import dev.ballast.web.WriteScope;
+
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Component;
 
@@ -9,7 +11,7 @@ import org.springframework.stereotype.Component;
  * registrant through, and the entrance asks here once it knows the service.
  */
 @Component
-public class RegistrantScope {
+public class RegistrantScope implements WriteScope {
 
 	/**
 	 * @throws OutOfScopeException when the caller may not register in {@code service}
@@ -26,6 +28,11 @@ public class RegistrantScope {
 	public boolean allows(String service) {
 		return SecurityContextHolder.getContext().getAuthentication() instanceof Caller caller
 				&& caller.token().registersIn(service);
+	}
+
+	@Override
+	public boolean mayWrite(String service) {
+		return allows(service);
 	}
 
 	/** Whether the request carries a token at all. */

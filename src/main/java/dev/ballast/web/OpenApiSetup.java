@@ -39,18 +39,19 @@ class OpenApiSetup {
 	 * Response schemas whose every property but the {@link #OPTIONAL} ones is always
 	 * present.
 	 */
-	private static final Set<String> ALWAYS_COMPLETE = Set.of("Instance", "InstanceList", "Service", "ServiceSummary",
-			"FieldError", "EjectionBudget", "Heartbeat", "SubscriberList", "Subscriber", "AuditPage", "AuditEvent");
+	private static final Set<String> ALWAYS_COMPLETE = Set.of("Instance", "InstanceWithChecks", "InstanceCheck",
+			"InstanceList", "Service", "ServiceSummary", "FieldError", "EjectionBudget", "Heartbeat", "SubscriberList",
+			"Subscriber", "AuditPage", "AuditEvent", "Node", "ProbedCheck");
 
 	private static final String BEARER = "bearer";
 
 	/**
 	 * Tags in the order an operator works: register and find instances, look at services,
-	 * take instances out and back, shift traffic, follow, audit, manage tokens. Tags not
-	 * listed follow, by name.
+	 * take instances out and back, shift traffic, follow, audit, look at the nodes,
+	 * manage tokens. Tags not listed follow, by name.
 	 */
 	static final List<String> TAG_ORDER = List.of("Instances", "Services", "Release modes", "Releases", "Watch",
-			"Audit", "Tokens");
+			"Audit", "Nodes", "Tokens");
 
 	private static final String STREAM_NOTE = "\n\nSwagger UI cannot show a stream: it waits for an answer that "
 			+ "never ends and shows LOADING. Follow it with curl instead: curl -N -H \"Authorization: Bearer $TOKEN\" "
@@ -58,7 +59,8 @@ class OpenApiSetup {
 
 	/** Properties left out of a response when they have no value. */
 	private static final Set<String> OPTIONAL = Set.of("zone", "modeReason", "modeUntil", "unconfirmedSubscribers",
-			"details", "next", "releaseUnderWay", "locality");
+			"criticalReason", "healthDetail", "checks", "details", "next", "releaseUnderWay", "locality",
+			"renewalsThrough");
 
 	@Bean
 	OpenAPI ballastOpenApi() {
@@ -159,10 +161,33 @@ class OpenApiSetup {
 					addProblem(operation, "422", "A path parameter or the body does not match the schema");
 				}
 			}));
+			openApi.getPaths()
+				.forEach((path, item) -> item.readOperations()
+					.forEach(operation -> operation.getResponses()
+						.forEach((status, response) -> exemplify(path, operation, status, response))));
 			if (components != null && components.getSchemas() != null) {
 				components.getSchemas().forEach(OpenApiSetup::requireAll);
 			}
 		};
+	}
+
+	/**
+	 * Gives a problem response without an example of its own the example of its status
+	 * ({@link ProblemExamples}), so that each status shows its own problem.
+	 */
+	private static void exemplify(String path, Operation operation, String status, ApiResponse response) {
+		MediaType problem = response.getContent() == null ? null
+				: response.getContent().get("application/problem+json");
+		if (problem == null || problem.getExamples() != null || problem.getExample() != null) {
+			return;
+		}
+		boolean guarded = response.getDescription() != null
+				&& response.getDescription().toLowerCase().contains("guard");
+		io.swagger.v3.oas.models.examples.Example example = ProblemExamples.of(status, path,
+				operation.getRequestBody() != null, guarded);
+		if (example != null) {
+			problem.addExamples(status, example);
+		}
 	}
 
 	private static void addProblem(Operation operation, String status, String description) {

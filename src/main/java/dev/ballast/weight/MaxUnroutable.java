@@ -24,9 +24,9 @@ public record MaxUnroutable(int value, boolean percent) {
 	/** The largest count accepted. */
 	public static final int MAX_COUNT = 10_000;
 
-	/** What a valid text looks like, for refusals. */
-	public static final String EXPECTED = "a count of instances such as \"1\" (0 to " + MAX_COUNT
-			+ ") or a percent such as \"25%\" (0% to 100%)";
+	/** What a valid budget looks like, for refusals. */
+	public static final String EXPECTED = "a count of instances as a JSON integer such as 1 (0 to " + MAX_COUNT
+			+ "), or a percent as a string such as \"25%\" (0% to 100%)";
 
 	/**
 	 * The default: today's 25% for large services, one instance at a time for small ones.
@@ -50,7 +50,10 @@ public record MaxUnroutable(int value, boolean percent) {
 		return new MaxUnroutable(count, false);
 	}
 
-	/** Reads the canonical text ({@code "1"}, {@code "25%"}); empty for anything else. */
+	/**
+	 * Reads the canonical text ({@code "1"}, {@code "25%"}); empty for anything else. A
+	 * count as text is what earlier versions took, and is still read.
+	 */
 	public static Optional<MaxUnroutable> parse(String text) {
 		Matcher matcher = TEXT.matcher(text);
 		if (!matcher.matches()) {

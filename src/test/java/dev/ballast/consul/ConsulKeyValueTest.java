@@ -43,11 +43,12 @@ class ConsulKeyValueTest {
 	}
 
 	@Test
-	void aPathThatOnlyBeginsLikeKvIsLeftToTheAccessRules() {
+	void aPathThatOnlyBeginsLikeKvIsAnsweredAsAnyPathNothingServes() {
 		HttpResponse<String> answer = Api.on(port)
 			.as(null)
 			.raw("GET", "/v1/kvstore", null, Map.of(), Duration.ofSeconds(10));
-		assertThat(answer.statusCode()).as(answer.body()).isEqualTo(401);
+		assertThat(answer.statusCode()).as(answer.body()).isEqualTo(404);
+		assertThat(answer.body()).contains("Nothing is served here").doesNotContain("KV");
 	}
 
 	private static void assertKvRefusal(HttpResponse<String> answer, String call) {

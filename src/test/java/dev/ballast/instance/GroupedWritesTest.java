@@ -167,8 +167,8 @@ class GroupedWritesTest {
 					LockedService locked = path.lockOrCreate(ServiceName.of(service), InstanceId.of("bad"));
 					Instance bad = new Instance(ServiceName.of(service), InstanceId.of("bad"), badAddress, Port.of(80),
 							null, Weight.of(10), Weight.of(10), Weight.of(10), Mode.SERVING, null, Health.PASSING,
-							false, new Metadata(Map.of()), new Tags(List.of()), LeaseTtl.ofSeconds(30), Instant.now(),
-							0);
+							false, null, new Metadata(Map.of()), new Tags(List.of()), LeaseTtl.ofSeconds(30),
+							Instant.now(), 0);
 					return finish.apply(locked.changes(Guard.none()).put(null, bad).commit(), service)
 						.stored(InstanceId.of("bad"));
 				}), 2);

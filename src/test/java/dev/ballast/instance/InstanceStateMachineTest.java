@@ -790,10 +790,7 @@ class InstanceStateMachineTest {
 			Map<String, long[]> after = figures(previous, instances, false);
 			long[] service = after.get(UnroutableBudget.SERVICE);
 			if (service != null && !instances.isEmpty()) {
-				List<UnroutableBudget.Member> members = instances.values()
-					.stream()
-					.map(instance -> Admission.member(instance, now))
-					.toList();
+				List<UnroutableBudget.Member> members = instances.values().stream().map(Admission::member).toList();
 				UnroutableBudget.Scope guardView = UnroutableBudget.scopes(members, members, peaks, now).getFirst();
 				assertThat(guardView.after()).as("the guard's view of what is out %s", where).isEqualTo(service[1]);
 			}

@@ -77,8 +77,8 @@ class LastKnownTest {
 
 	private static InstanceView instance(String service, String id, long revision) {
 		return new InstanceView(service, id, "h", Port.of(1), null, Weight.of(10), Weight.of(10), true, Mode.SERVING,
-				null, null, List.of(), Health.PASSING, Map.of(), List.of(), LeaseTtl.ofSeconds(30), Instant.EPOCH,
-				revision);
+				null, null, List.of(), Health.PASSING, null, null, Map.of(), List.of(), LeaseTtl.ofSeconds(30),
+				Instant.EPOCH, revision);
 	}
 
 }

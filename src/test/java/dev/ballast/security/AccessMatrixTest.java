@@ -139,6 +139,7 @@ class AccessMatrixTest {
 			new Endpoint("GET", "/v1/prometheus/targets", Need.READ,
 					f -> Call.of("/v1/prometheus/targets?service=" + f.service())),
 			new Endpoint("GET", "/v1/audit", Need.OPERATE, f -> Call.of("/v1/audit?service=" + f.service())),
+			new Endpoint("GET", "/v1/nodes", Need.OPERATE, f -> Call.of("/v1/nodes")),
 			new Endpoint("GET", "/v1/tokens", Need.ADMINISTER, f -> Call.of("/v1/tokens")),
 			new Endpoint("GET", "/v1/tokens/self", Need.READ, f -> Call.of("/v1/tokens/self")),
 			new Endpoint("POST", "/v1/tokens", Need.ADMINISTER,
@@ -154,6 +155,10 @@ class AccessMatrixTest {
 					f -> Call.of("/v1/health/service/" + f.service() + "?passing")),
 			new Endpoint("GET", "/v1/health/checks/{service}", Need.READ,
 					f -> Call.of("/v1/health/checks/" + f.service())),
+			new Endpoint("GET", "/v1/agent/services", Need.READ, f -> Call.of("/v1/agent/services")),
+			new Endpoint("GET", "/v1/agent/service/{id}", Need.READ,
+					f -> Call.of("/v1/agent/service/" + consulInstance(f))),
+			new Endpoint("GET", "/v1/agent/checks", Need.READ, f -> Call.of("/v1/agent/checks")),
 			new Endpoint("PUT", "/v1/agent/service/register", Need.REGISTER,
 					f -> new Call("/v1/agent/service/register",
 							"""

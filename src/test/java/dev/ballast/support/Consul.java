@@ -116,9 +116,10 @@ public final class Consul {
 		assertThat(answer.header("X-Consul-KnownLeader")).as(call).hasValue("true");
 		assertThat(answer.header("X-Consul-LastContact")).as(call).hasValue("0");
 		if (answer.header("Content-Type").orElse("").startsWith("application/problem+json")) {
-			// Ballast's own refusal before the Consul surface is reached: a missing or
-			// dead token (401), a token whose role may not make the call (403).
-			assertThat(answer.status()).as(call).isIn(401, 403);
+			// Ballast's own refusal before the Consul surface is reached: a path it does
+			// not serve (404, whatever the token), a missing or dead token (401), a token
+			// whose role may not make the call (403).
+			assertThat(answer.status()).as(call).isIn(401, 403, 404);
 			assertThat(answer.json().get("status").intValue()).as(call).isEqualTo(answer.status());
 			return;
 		}
@@ -143,6 +144,23 @@ public final class Consul {
 		}
 		assertThat(answer.index()).as("X-Consul-Index of %s", call).isGreaterThanOrEqualTo(1);
 		JsonNode body = answer.json();
+		if (path.equals("/v1/agent/services")) {
+			assertThat(body.isObject()).as(call).isTrue();
+			body.properties().forEach(service -> agentService(call, service.getValue()));
+			return;
+		}
+		if (path.startsWith("/v1/agent/service/")) {
+			agentService(call, body);
+			return;
+		}
+		if (path.equals("/v1/agent/checks")) {
+			assertThat(body.isObject()).as(call).isTrue();
+			body.properties().forEach(check -> {
+				check(call, check.getValue());
+				assertThat(check.getKey()).as(call).endsWith(check.getValue().get("CheckID").stringValue());
+			});
+			return;
+		}
 		if (path.equals("/v1/catalog/services")) {
 			assertThat(body.isObject()).as(call).isTrue();
 			body.properties().forEach(service -> {
@@ -195,7 +213,14 @@ public final class Consul {
 		strings(call, check, "Node", "CheckID", "Name", "Status", "ServiceID", "ServiceName", "Output");
 		assertThat(check.get("Status").stringValue()).as(call).isIn("passing", "warning", "critical");
 		assertThat(check.get("CheckID").stringValue()).as(call)
-			.isEqualTo("service:" + check.get("ServiceID").stringValue());
+			.matches("service:" + java.util.regex.Pattern.quote(check.get("ServiceID").stringValue()) + "(:[1-9])?");
+	}
+
+	/** An element of Consul's agent services, as the Go and npm clients read it. */
+	private static void agentService(String call, JsonNode service) {
+		strings(call, service, "ID", "Service", "Address", "Datacenter");
+		routable(call, service.get("Port"), service.get("Meta"), service.get("Weights"), service.get("Tags"));
+		assertThat(service.get("EnableTagOverride").isBoolean()).as(call).isTrue();
 	}
 
 	private static void strings(String call, JsonNode object, String... fields) {

@@ -60,8 +60,8 @@ class ServiceFeedTest {
 
 	static InstanceView instance(String id, long revision) {
 		return new InstanceView("s", id, "h", Port.of(80), null, Weight.of(100), Weight.of(100), true, Mode.SERVING,
-				null, null, List.of(), Health.PASSING, Map.of(), List.of(), LeaseTtl.ofSeconds(30), Instant.EPOCH,
-				revision);
+				null, null, List.of(), Health.PASSING, null, null, Map.of(), List.of(), LeaseTtl.ofSeconds(30),
+				Instant.EPOCH, revision);
 	}
 
 	/**
