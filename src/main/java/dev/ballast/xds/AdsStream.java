@@ -1,0 +1,365 @@
+package dev.ballast.xds;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import com.google.protobuf.Any;
+import dev.ballast.instance.ServiceName;
+import dev.ballast.security.StreamCaller;
+import dev.ballast.watch.SubscriberProtocol;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One ADS stream (state of the world): its caller, the names it subscribed to per type,
+ * and what it was sent. A request is read on gRPC's thread for the call; a change of a
+ * subscribed service marks its endpoints due from any thread, and {@link #drain} sends
+ * what is due, one response at a time while the client takes them, so that a slow client
+ * is sent only the latest state of each resource. Everything but the due marks is guarded
+ * by the stream's lock.
+ *
+ * <p>
+ * Versions: a response of endpoints is versioned by the services and revisions it carries
+ * ({@code demo:42}, {@code a:7,b:3}); Listener, Route and Cluster resources depend on
+ * their names alone and are version {@code 1}. An ACK (the nonce of a response, no error)
+ * of endpoints records that the node applied those revisions: it confirms drains as an
+ * SSE subscriber's acknowledgement does. A NACK is logged, counted and recorded, and
+ * nothing is sent again: the client keeps its last good version. A request carrying an
+ * older nonce answers that older response; the names it asks for are read only with the
+ * latest nonce, as the protocol wants.
+ */
+final class AdsStream implements StreamObserver<DiscoveryRequest> {
+
+	private static final Logger log = LoggerFactory.getLogger(AdsStream.class);
+
+	private static final String STATIC_VERSION = "1";
+
+	private final ServerCallStreamObserver<DiscoveryResponse> out;
+
+	private final StreamServices services;
+
+	private final StreamOpening opening;
+
+	private final Map<ResourceType, Subscription> types = new EnumMap<>(ResourceType.class);
+
+	private final Map<String, ServiceEndpoints> endpoints = new HashMap<>();
+
+	private final Map<String, Runnable> subscribed = new HashMap<>();
+
+	/** Services whose state changed, to be marked due by the next drain. */
+	private final Set<String> changed = ConcurrentHashMap.newKeySet();
+
+	private final AtomicBoolean drainScheduled = new AtomicBoolean();
+
+	private final ScheduledFuture<?> firstRequestTimer;
+
+	private StreamOpening.Opened opened;
+
+	private long nonces;
+
+	private boolean closed;
+
+	AdsStream(ServerCallStreamObserver<DiscoveryResponse> out, String authorization, StreamServices services) {
+		this.out = out;
+		this.services = services;
+		this.opening = new StreamOpening(authorization, services);
+		services.meters().opened();
+		out.setOnReadyHandler(this::scheduleDrain);
+		long timeout = services.settings().firstRequestTimeout().toMillis();
+		this.firstRequestTimer = services.timer()
+			.schedule(
+					() -> close(Status.DEADLINE_EXCEEDED
+						.withDescription("no DiscoveryRequest within %d ms of opening the stream".formatted(timeout))),
+					timeout, TimeUnit.MILLISECONDS);
+	}
+
+	@Override
+	public void onNext(DiscoveryRequest request) {
+		try {
+			synchronized (this) {
+				if (closed) {
+					return;
+				}
+				if (opened == null) {
+					firstRequestTimer.cancel(false);
+					opened = opening.open(request);
+				}
+				read(request);
+			}
+			scheduleDrain();
+		}
+		catch (StreamRefusal refusal) {
+			close(refusal.status());
+		}
+		catch (RuntimeException ex) {
+			// A bug must end this stream, not leave it half read.
+			log.warn("ADS stream failed on a request", ex);
+			close(Status.INTERNAL.withDescription("the registry could not read the request"));
+		}
+	}
+
+	@Override
+	public void onError(Throwable cause) {
+		close(null);
+	}
+
+	@Override
+	public void onCompleted() {
+		synchronized (this) {
+			if (!closed) {
+				out.onCompleted();
+			}
+		}
+		close(null);
+	}
+
+	/** The token the stream was opened with, once it was. */
+	synchronized StreamCaller caller() {
+		return opened == null ? null : opened.caller();
+	}
+
+	/** The endpoints of {@code service} changed: due on the next drain. Any thread. */
+	void endpointsChanged(String service) {
+		changed.add(service);
+		scheduleDrain();
+	}
+
+	/** Ends the stream with {@code status} (none: the client ended it). */
+	void close(Status status) {
+		synchronized (this) {
+			if (closed) {
+				return;
+			}
+			closed = true;
+			firstRequestTimer.cancel(false);
+			if (status != null) {
+				try {
+					out.onError(status.asRuntimeException());
+				}
+				catch (IllegalStateException ex) {
+					// The call ended meanwhile: nothing is left to tell.
+				}
+			}
+			endpoints.values().forEach(feed -> services.endpoints().unsubscribe(feed, this));
+			endpoints.clear();
+			subscribed.values().forEach(Runnable::run);
+			subscribed.clear();
+			if (opened != null) {
+				opened.release().run();
+			}
+		}
+		services.meters().closed();
+	}
+
+	private void read(DiscoveryRequest request) {
+		ResourceType type = ResourceType.of(request.getTypeUrl()).orElse(null);
+		if (type == null) {
+			log.debug("ADS stream of {} asked for type {}, which Ballast does not serve", opened.nodeId(),
+					request.getTypeUrl());
+			return;
+		}
+		Subscription subscription = types.computeIfAbsent(type, t -> new Subscription());
+		String nonce = request.getResponseNonce();
+		if (!nonce.isEmpty()) {
+			Subscription.Sent sent = subscription.answered(nonce);
+			if (sent != null) {
+				answered(type, sent, request);
+			}
+			if (!subscription.current(nonce)) {
+				return;
+			}
+		}
+		Set<String> asked = new LinkedHashSet<>(request.getResourceNamesList());
+		if (asked.size() > services.settings().maxResourcesPerStream()) {
+			throw new StreamRefusal(Status.RESOURCE_EXHAUSTED.withDescription(
+					"a stream may subscribe to at most %d resources of a type (ballast.xds.max-resources-per-stream); got %d"
+						.formatted(services.settings().maxResourcesPerStream(), asked.size())));
+		}
+		if (nonce.isEmpty() || !asked.equals(subscription.names())) {
+			subscribe(type, subscription, asked, nonce.isEmpty());
+		}
+	}
+
+	/**
+	 * The client asks for {@code asked}: each new name that is a service it may read is
+	 * subscribed to (a service it may not read ends the stream), names that are no
+	 * service are left unanswered (they do not exist), and what the client now lacks is
+	 * due.
+	 */
+	private void subscribe(ResourceType type, Subscription subscription, Set<String> asked, boolean fromScratch) {
+		Set<String> added = new LinkedHashSet<>(asked);
+		if (!fromScratch) {
+			added.removeAll(subscription.names());
+		}
+		for (String name : added) {
+			if (ServiceName.valid(name) && !opened.caller().reads(name)) {
+				throw new StreamRefusal(Status.PERMISSION_DENIED
+					.withDescription("%s may not read service %s".formatted(opened.caller().describe(), name)));
+			}
+		}
+		Set<String> removed = new LinkedHashSet<>(subscription.names());
+		removed.removeAll(asked);
+		subscription.names(asked);
+		if (type == ResourceType.ENDPOINTS) {
+			removed.forEach(this::unsubscribeEndpoints);
+			added.stream().filter(ServiceName::valid).forEach(this::subscribeEndpoints);
+		}
+		if (type.fullState()) {
+			subscription.dueWhole();
+		}
+		else {
+			added.stream().filter(ServiceName::valid).forEach(subscription::due);
+		}
+	}
+
+	private void subscribeEndpoints(String service) {
+		if (endpoints.containsKey(service)) {
+			return;
+		}
+		ServiceName name = ServiceName.of(service);
+		endpoints.put(service, services.endpoints().subscribe(name, this));
+		String subscriber = opened.subscriber();
+		if (subscriber != null) {
+			subscribed.put(service,
+					services.subscribers().connect(service, subscriber, SubscriberProtocol.XDS, opened.zone()));
+		}
+	}
+
+	private void unsubscribeEndpoints(String service) {
+		ServiceEndpoints feed = endpoints.remove(service);
+		if (feed != null) {
+			services.endpoints().unsubscribe(feed, this);
+		}
+		Runnable subscriber = subscribed.remove(service);
+		if (subscriber != null) {
+			subscriber.run();
+		}
+	}
+
+	/** An ACK or a NACK of {@code sent}. */
+	private void answered(ResourceType type, Subscription.Sent sent, DiscoveryRequest request) {
+		String subscriber = opened.subscriber();
+		if (!request.hasErrorDetail()) {
+			if (subscriber != null) {
+				sent.revisions()
+					.forEach((service, revision) -> services.subscribers().acked(service, subscriber, revision));
+			}
+			return;
+		}
+		String detail = request.getErrorDetail().getMessage();
+		services.meters().nacked(type);
+		log.warn("xDS client {} refused {} version {} (NACK), keeping its last good version: {}", opened.nodeId(),
+				type.url(), sent.version(), detail.length() > 500 ? detail.substring(0, 500) + "..." : detail);
+		if (subscriber != null) {
+			sent.revisions()
+				.forEach((service, revision) -> services.subscribers().nacked(service, subscriber, revision, detail));
+		}
+	}
+
+	private void scheduleDrain() {
+		if (drainScheduled.compareAndSet(false, true)) {
+			services.work().execute(this::drain);
+		}
+	}
+
+	/** Sends what is due, one response at a time, while the client takes them. */
+	private void drain() {
+		drainScheduled.set(false);
+		synchronized (this) {
+			if (closed || opened == null) {
+				return;
+			}
+			Subscription subscribedEndpoints = types.get(ResourceType.ENDPOINTS);
+			for (String service : List.copyOf(changed)) {
+				changed.remove(service);
+				if (subscribedEndpoints != null && endpoints.containsKey(service)) {
+					subscribedEndpoints.due(service);
+				}
+			}
+			for (ResourceType type : ResourceType.values()) {
+				Subscription subscription = types.get(type);
+				if (subscription == null || !subscription.anythingDue()) {
+					continue;
+				}
+				if (!out.isReady()) {
+					// The client takes nothing now: what is due stays due, and the next
+					// send is the latest state (onReady drains again).
+					return;
+				}
+				respond(type, subscription);
+			}
+		}
+	}
+
+	private void respond(ResourceType type, Subscription subscription) {
+		boolean whole = subscription.wholeDue();
+		Set<String> due = subscription.takeDue();
+		List<Any> resources = new ArrayList<>();
+		Map<String, Long> revisions = new LinkedHashMap<>();
+		Iterable<String> names = whole ? subscription.names() : due;
+		for (String name : names) {
+			if (!ServiceName.valid(name)) {
+				continue;
+			}
+			switch (type) {
+				case LISTENER -> resources.add(Any.pack(Resources.listener(name)));
+				case ROUTE -> resources.add(Any.pack(Resources.route(name)));
+				case CLUSTER -> resources.add(Any.pack(Resources.cluster(name)));
+				case ENDPOINTS -> {
+					ServiceEndpoints feed = endpoints.get(name);
+					ServiceEndpoints.Assignment assignment = feed == null ? null : feed.assignment(opened.zone());
+					// Not loaded yet: sent when its state arrives.
+					if (assignment != null) {
+						resources.add(assignment.resource());
+						revisions.put(name, assignment.revision());
+					}
+				}
+			}
+		}
+		if (resources.isEmpty() && !type.fullState()) {
+			return;
+		}
+		String version = type == ResourceType.ENDPOINTS ? version(revisions) : STATIC_VERSION;
+		String nonce = Long.toString(++nonces);
+		out.onNext(DiscoveryResponse.newBuilder()
+			.setTypeUrl(type.url())
+			.setVersionInfo(version)
+			.setNonce(nonce)
+			.addAllResources(resources)
+			.build());
+		subscription.sent(nonce, new Subscription.Sent(version, revisions));
+		services.meters().responded(type);
+		String subscriber = opened.subscriber();
+		if (subscriber != null) {
+			revisions.forEach((service, revision) -> services.subscribers().delivered(service, subscriber, revision));
+		}
+	}
+
+	/** {@code demo:42}, or {@code a:7,b:3} for several services. */
+	private static String version(Map<String, Long> revisions) {
+		StringBuilder version = new StringBuilder();
+		revisions.forEach((service, revision) -> {
+			if (!version.isEmpty()) {
+				version.append(',');
+			}
+			version.append(service).append(':').append(revision);
+		});
+		return version.toString();
+	}
+
+}
