@@ -40,7 +40,8 @@ class OpenApiSetup {
 	 * present.
 	 */
 	private static final Set<String> ALWAYS_COMPLETE = Set.of("Instance", "InstanceList", "Service", "ServiceSummary",
-			"FieldError", "EjectionBudget", "Heartbeat", "SubscriberList", "Subscriber", "AuditPage", "AuditEvent");
+			"FieldError", "EjectionBudget", "Heartbeat", "SubscriberList", "Subscriber", "SubscriberNack", "AuditPage",
+			"AuditEvent");
 
 	private static final String BEARER = "bearer";
 
@@ -58,7 +59,7 @@ class OpenApiSetup {
 
 	/** Properties left out of a response when they have no value. */
 	private static final Set<String> OPTIONAL = Set.of("zone", "modeReason", "modeUntil", "unconfirmedSubscribers",
-			"details", "next", "releaseUnderWay", "locality");
+			"details", "next", "releaseUnderWay", "locality", "protocol", "lastNack");
 
 	@Bean
 	OpenAPI ballastOpenApi() {
