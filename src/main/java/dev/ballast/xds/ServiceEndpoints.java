@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.stream.Collectors;
 
 import com.google.protobuf.Any;
 import dev.ballast.instance.InstanceList;
@@ -86,16 +87,24 @@ final class ServiceEndpoints {
 
 		private final Map<String, Assignment> views = new ConcurrentHashMap<>();
 
+		/** The zones of its instances, when a locality policy gives them views. */
+		private final Set<String> zones;
+
 		/** The key of the flat view among the zones'. */
 		private static final String FLAT = "";
 
 		Rendered(InstanceList state) {
 			this.state = state;
+			this.zones = state.locality() == null ? Set.of()
+					: state.instances()
+						.stream()
+						.map(InstanceView::zone)
+						.filter(Objects::nonNull)
+						.collect(Collectors.toUnmodifiableSet());
 		}
 
 		Assignment of(String zone) {
-			String view = zone != null && state.locality() != null
-					&& state.instances().stream().map(InstanceView::zone).anyMatch(zone::equals) ? zone : FLAT;
+			String view = zone != null && zones.contains(zone) ? zone : FLAT;
 			return views.computeIfAbsent(view, z -> new Assignment(state.revision(),
 					Any.pack(Resources.assignment(ZoneView.of(state, Objects.equals(z, FLAT) ? null : z)))));
 		}
