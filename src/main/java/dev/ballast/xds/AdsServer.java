@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import dev.ballast.instance.BlockingReads;
 import dev.ballast.security.StreamCallers;
 import dev.ballast.security.TokensInForce;
+import dev.ballast.watch.KeyedCap;
 import dev.ballast.watch.StreamPlaces;
 import dev.ballast.watch.Subscribers;
 import io.grpc.InsecureServerCredentials;
@@ -81,10 +82,13 @@ class AdsServer implements SmartLifecycle {
 		if (!settings.enabled()) {
 			return;
 		}
+		// Envoy's descriptors load on first use, hundreds of proto files: here, not while
+		// the first client waits.
+		Resources.warmUp();
 		work = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("ballast-xds-", 0).factory());
 		timer = Executors
 			.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("ballast-xds-timer").daemon().factory());
-		service = new AdsService(new StreamServices(callers, places, new NodeStreams(settings.maxStreamsPerNodeId()),
+		service = new AdsService(new StreamServices(callers, places, new KeyedCap(settings.maxStreamsPerNodeId()),
 				subscribers, new EndpointFeeds(reads, work), settings, work, timer, meters));
 		InetSocketAddress address = new InetSocketAddress(settings.address(), settings.port());
 		server = NettyServerBuilder.forAddress(address, credentials())

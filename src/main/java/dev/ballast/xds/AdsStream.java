@@ -91,6 +91,7 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 	@Override
 	public void onNext(DiscoveryRequest request) {
 		try {
+			boolean due;
 			synchronized (this) {
 				if (closed) {
 					return;
@@ -99,9 +100,12 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 					firstRequestTimer.cancel(false);
 					opened = opening.open(request);
 				}
-				read(request);
+				due = read(request);
 			}
-			scheduleDrain();
+			// An ACK that changes no subscription (most requests) has nothing to send.
+			if (due) {
+				scheduleDrain();
+			}
 		}
 		catch (StreamRefusal refusal) {
 			close(refusal.status());
@@ -166,12 +170,15 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 		services.meters().closed();
 	}
 
-	private void read(DiscoveryRequest request) {
+	/**
+	 * Reads a request; returns whether it subscribed to anything, so that a send is due.
+	 */
+	private boolean read(DiscoveryRequest request) {
 		ResourceType type = ResourceType.of(request.getTypeUrl()).orElse(null);
 		if (type == null) {
 			log.debug("ADS stream of {} asked for type {}, which Ballast does not serve", opened.nodeId(),
 					request.getTypeUrl());
-			return;
+			return false;
 		}
 		Subscription subscription = types.computeIfAbsent(type, t -> new Subscription());
 		String nonce = request.getResponseNonce();
@@ -181,7 +188,7 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 				answered(type, sent, request);
 			}
 			if (!subscription.current(nonce)) {
-				return;
+				return false;
 			}
 		}
 		Set<String> asked = new LinkedHashSet<>(request.getResourceNamesList());
@@ -192,7 +199,9 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 		}
 		if (nonce.isEmpty() || !asked.equals(subscription.names())) {
 			subscribe(type, subscription, asked, nonce.isEmpty());
+			return true;
 		}
+		return false;
 	}
 
 	/**

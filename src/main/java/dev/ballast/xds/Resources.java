@@ -143,6 +143,13 @@ final class Resources {
 		return assignment.build();
 	}
 
+	/** Builds one of each resource, so that their classes and descriptors are loaded. */
+	static void warmUp() {
+		String name = "warm-up";
+		List.of(Any.pack(listener(name)), Any.pack(route(name)), Any.pack(cluster(name)),
+				Any.pack(assignment(new InstanceList(name, 0, List.of(), null))));
+	}
+
 	/** An IP literal's socket address; empty for a host name or a scoped IPv6 address. */
 	private static Optional<SocketAddress> socketAddress(InstanceView instance) {
 		String address = instance.address();

@@ -4,6 +4,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 
 import dev.ballast.security.StreamCallers;
+import dev.ballast.watch.KeyedCap;
 import dev.ballast.watch.StreamPlaces;
 import dev.ballast.watch.Subscribers;
 
@@ -20,7 +21,7 @@ import dev.ballast.watch.Subscribers;
  * @param timer times the first request
  * @param meters the server's counters
  */
-record StreamServices(StreamCallers callers, StreamPlaces places, NodeStreams nodes, Subscribers subscribers,
+record StreamServices(StreamCallers callers, StreamPlaces places, KeyedCap nodes, Subscribers subscribers,
 		EndpointFeeds endpoints, XdsSettings settings, Executor work, ScheduledExecutorService timer,
 		XdsMeters meters) {
 }

@@ -28,7 +28,7 @@ import static org.awaitility.Awaitility.await;
 @RegistryTest
 class AdsDrainsAndZonesTest {
 
-	static final Duration SOON = Duration.ofSeconds(5);
+	static final Duration SOON = Duration.ofSeconds(15);
 
 	@LocalServerPort
 	int port;

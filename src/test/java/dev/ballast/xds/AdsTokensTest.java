@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @RegistryTest
 class AdsTokensTest {
 
-	static final Duration SOON = Duration.ofSeconds(5);
+	static final Duration SOON = Duration.ofSeconds(15);
 
 	@LocalServerPort
 	int port;
