@@ -1,9 +1,11 @@
 package ballast.bench;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,12 +104,18 @@ public class AdsLatency {
 		}
 
 		int total = rate * (warmup + seconds);
+		double serverCpuBefore = Double.NaN;
+		double clientCpuBefore = Double.NaN;
 		long[] revisionOf = new long[total];
 		long[] ackedAt = new long[total];
 		long period = TimeUnit.SECONDS.toNanos(1) / rate;
 		long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
 		for (int j = 0; j < total; j++) {
 			parkUntil(start + j * period);
+			if (j == warmup * rate) {
+				serverCpuBefore = cpuSeconds(serverPid);
+				clientCpuBefore = cpuSeconds(ProcessHandle.current().pid());
+			}
 			int weight = 1 + (j / INSTANCES) % 9999;
 			String body = send(http, token, "PATCH", url + "/v1/services/" + service + "/instances/i-" + j % INSTANCES,
 					"{\"weight\":" + weight + "}");
@@ -120,6 +128,8 @@ public class AdsLatency {
 		while (System.nanoTime() < deadline && Arrays.stream(opened).anyMatch(s -> s.latest() < last)) {
 			Thread.sleep(20);
 		}
+		double serverCpu = cpuSeconds(serverPid) - serverCpuBefore;
+		double clientCpu = cpuSeconds(ProcessHandle.current().pid()) - clientCpuBefore;
 
 		List<Long> latencies = new ArrayList<>();
 		long coalesced = 0;
@@ -146,6 +156,10 @@ public class AdsLatency {
 						+ "%d revisions coalesced (a newer one sent instead), %d streams behind the last revision%n",
 				sorted.length, percentile(sorted, 50), percentile(sorted, 99),
 				sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1] / 1e6, coalesced, behind);
+		long pushes = (long) streams * seconds * rate - coalesced;
+		System.out.printf(Locale.ROOT,
+				"CPU over the measured changes: server JVM %.1f s (%.0f µs per push and its ACK, %d pushes), this client %.1f s%n",
+				serverCpu, serverCpu * 1e6 / pushes, pushes, clientCpu);
 		if (serverPid > 0) {
 			System.out.printf(Locale.ROOT, "heap per ADS stream: %.1f KiB (%.1f MB -> %.1f MB after a full GC)%n",
 					(heapAfter - heapBefore) / streams / 1024, heapBefore / 1e6, heapAfter / 1e6);
@@ -249,6 +263,37 @@ public class AdsLatency {
 					+ response.body());
 		}
 		return response.body();
+	}
+
+	/** A process's CPU time (user + system) in seconds, from /proc; NaN without one. */
+	private static double cpuSeconds(long pid) {
+		if (pid <= 0) {
+			return Double.NaN;
+		}
+		try {
+			String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+			// utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+			return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) CLOCK_TICKS;
+		}
+		catch (IOException ex) {
+			return Double.NaN;
+		}
+	}
+
+	/** The kernel's clock ticks per second ({@code getconf CLK_TCK}). */
+	private static final long CLOCK_TICKS = clockTicks();
+
+	private static long clockTicks() {
+		try {
+			Process getconf = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+			String ticks = new String(getconf.getInputStream().readAllBytes()).trim();
+			getconf.waitFor();
+			return Long.parseLong(ticks);
+		}
+		catch (IOException | RuntimeException | InterruptedException ex) {
+			return 100;
+		}
 	}
 
 	/** Used heap after a full GC, as the server's own metrics report it. */

@@ -32,7 +32,8 @@ import org.springframework.stereotype.Component;
 /**
  * The ADS server's port (off unless {@code ballast.xds.port} is set): gRPC on its shaded
  * Netty, TLS from a Spring Boot SSL bundle when {@code ballast.xds.ssl-bundle} names one.
- * Its calls and its streams' sends run on virtual threads; no thread waits for a change.
+ * Requests are read on the transport's threads, sends run on virtual threads; no thread
+ * waits for a change.
  */
 @Component
 class AdsServer implements SmartLifecycle {
@@ -93,7 +94,11 @@ class AdsServer implements SmartLifecycle {
 		InetSocketAddress address = new InetSocketAddress(settings.address(), settings.port());
 		server = NettyServerBuilder.forAddress(address, credentials())
 			.addService(ServerInterceptors.intercept(service, AdsService.authorization()))
-			.executor(work)
+			// A request is read where it arrives, on the transport's thread: reading one
+			// (the caller's token, the names, an ACK) touches only memory and never
+			// waits,
+			// and most requests are ACKs, one per stream and change. Sends run on work.
+			.directExecutor()
 			.maxInboundMessageSize(MAX_REQUEST_BYTES)
 			.keepAliveTime(settings.keepalive().toMillis(), TimeUnit.MILLISECONDS)
 			.keepAliveTimeout(settings.keepaliveTimeout().toMillis(), TimeUnit.MILLISECONDS)
