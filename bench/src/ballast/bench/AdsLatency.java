@@ -32,7 +32,8 @@ import io.grpc.stub.StreamObserver;
 
 /**
  * ADS fan-out benchmark for Ballast's xDS server, beside the SSE one
- * ({@code WatchLatency}): opens N ADS streams, each on a connection of its own, that
+ * ({@code WatchLatency}): opens N ADS streams, each on a connection of its own unless
+ * {@code --connections} says fewer (as grpc-java clients do, one per process), that
  * subscribe to one service's endpoints and ACK every response as a grpc-java client does;
  * then changes instance weights at a fixed rate and measures, for every (stream, change)
  * pair, how long after the write was acknowledged the stream had a response at or past
@@ -70,13 +71,14 @@ public class AdsLatency {
 		int warmup = Integer.parseInt(options.getOrDefault("warmup", "2"));
 		int seconds = Integer.parseInt(options.getOrDefault("seconds", "10"));
 		String service = options.getOrDefault("service", "bench-ads");
+		int connections = Integer.parseInt(options.getOrDefault("connections", Integer.toString(streams)));
 		long serverPid = Long.parseLong(options.getOrDefault("server-pid", "0"));
 		String token = System.getenv("BALLAST_TOKEN");
 		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 		System.out.printf(Locale.ROOT,
-				"AdsLatency: %d ADS streams (one connection each) on the endpoints of %s at %s; then %d weight changes/s, "
+				"AdsLatency: %d ADS streams over %d connections on the endpoints of %s at %s; then %d weight changes/s, "
 						+ "%d s warm-up + %d s measured%n",
-				streams, service, xds, rate, warmup, seconds);
+				streams, connections, service, xds, rate, warmup, seconds);
 
 		for (int k = 0; k < INSTANCES; k++) {
 			send(http, token, "PUT", url + "/v1/services/" + service + "/instances/i-" + k,
@@ -86,11 +88,15 @@ public class AdsLatency {
 
 		double heapBefore = serverPid > 0 ? heapAfterFullGc(http, url, token, serverPid) : Double.NaN;
 		String[] hostPort = xds.split(":");
+		ManagedChannel[] channels = new ManagedChannel[connections];
+		for (int c = 0; c < connections; c++) {
+			channels[c] = NettyChannelBuilder.forAddress(hostPort[0], Integer.parseInt(hostPort[1])).usePlaintext().build();
+		}
 		Stream[] opened = new Stream[streams];
 		CountDownLatch first = new CountDownLatch(streams);
 		long openStart = System.nanoTime();
 		for (int i = 0; i < streams; i++) {
-			opened[i] = new Stream(i, hostPort[0], Integer.parseInt(hostPort[1]), token, service, first);
+			opened[i] = new Stream(i, channels[i % connections], token, service, first);
 			// Paced like the SSE benchmark's watchers: at most 500 new connections a second.
 			parkUntil(openStart + i * TimeUnit.SECONDS.toNanos(1) / 500);
 		}
@@ -148,7 +154,9 @@ public class AdsLatency {
 					latencies.add(Math.max(0, at - ackedAt[j]));
 				}
 			}
-			stream.close();
+		}
+		for (ManagedChannel channel : channels) {
+			channel.shutdownNow();
 		}
 		long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
 		System.out.printf(Locale.ROOT,
@@ -174,8 +182,6 @@ public class AdsLatency {
 
 		final Map<Long, Long> received = new ConcurrentHashMap<>();
 
-		private final ManagedChannel channel;
-
 		private final StreamObserver<DiscoveryRequest> requests;
 
 		private final String service;
@@ -184,10 +190,9 @@ public class AdsLatency {
 
 		private volatile long latest = -1;
 
-		Stream(int i, String host, int port, String token, String service, CountDownLatch first) {
+		Stream(int i, ManagedChannel channel, String token, String service, CountDownLatch first) {
 			this.service = service;
 			this.first = first;
-			this.channel = NettyChannelBuilder.forAddress(host, port).usePlaintext().build();
 			this.requests = AggregatedDiscoveryServiceGrpc.newStub(channel).streamAggregatedResources(this);
 			Node node = Node.newBuilder()
 				.setId("bench-ads-" + i)
@@ -237,15 +242,11 @@ public class AdsLatency {
 
 		@Override
 		public void onError(Throwable cause) {
-			System.err.println("stream ended: " + cause);
+			// The channels are shut down at the end of the run.
 		}
 
 		@Override
 		public void onCompleted() {
-		}
-
-		void close() {
-			channel.shutdownNow();
 		}
 
 	}
@@ -334,7 +335,7 @@ public class AdsLatency {
 		}
 		if (!options.containsKey("url") || !options.containsKey("xds")) {
 			System.err.println("usage: AdsLatency --url http://HOST:PORT --xds HOST:PORT [--streams N] [--rate N] "
-					+ "[--warmup S] [--seconds S] [--service NAME] [--server-pid PID]");
+					+ "[--connections N] [--warmup S] [--seconds S] [--service NAME] [--server-pid PID]");
 			System.exit(2);
 		}
 		return options;

@@ -38,37 +38,16 @@ final class AdsService extends AggregatedDiscoveryServiceGrpc.AggregatedDiscover
 
 	AdsService(StreamServices services) {
 		this.services = services;
+		services.meters().streams(open);
 	}
 
 	@Override
 	public StreamObserver<DiscoveryRequest> streamAggregatedResources(StreamObserver<DiscoveryResponse> responses) {
 		ServerCallStreamObserver<DiscoveryResponse> out = (ServerCallStreamObserver<DiscoveryResponse>) responses;
-		AdsStream stream = new AdsStream(out, AUTHORIZATION.get(), services);
+		AdsStream stream = new AdsStream(out, AUTHORIZATION.get(), services, open::remove);
 		open.add(stream);
-		out.setOnCancelHandler(() -> {
-			open.remove(stream);
-			stream.close(null);
-		});
-		return new StreamObserver<>() {
-
-			@Override
-			public void onNext(DiscoveryRequest request) {
-				stream.onNext(request);
-			}
-
-			@Override
-			public void onError(Throwable cause) {
-				open.remove(stream);
-				stream.onError(cause);
-			}
-
-			@Override
-			public void onCompleted() {
-				open.remove(stream);
-				stream.onCompleted();
-			}
-
-		};
+		out.setOnCancelHandler(() -> stream.close(null));
+		return stream;
 	}
 
 	/** Puts a call's {@code authorization} metadata where its stream finds it. */
@@ -90,7 +69,6 @@ final class AdsService extends AggregatedDiscoveryServiceGrpc.AggregatedDiscover
 		for (AdsStream stream : open) {
 			StreamCaller caller = stream.caller();
 			if (caller != null && !tokens.ids().contains(caller.id())) {
-				open.remove(stream);
 				stream.close(Status.UNAUTHENTICATED.withDescription("the stream's token was deleted or has expired"));
 			}
 		}
@@ -99,7 +77,6 @@ final class AdsService extends AggregatedDiscoveryServiceGrpc.AggregatedDiscover
 	/** Ends every stream: the node stops. Clients keep their configuration and go on. */
 	void closeAll() {
 		for (AdsStream stream : open) {
-			open.remove(stream);
 			stream.close(Status.UNAVAILABLE.withDescription("the registry node is stopping; reconnect"));
 		}
 	}

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import com.google.protobuf.Any;
 import dev.ballast.instance.ServiceName;
@@ -68,17 +69,21 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 
 	private final ScheduledFuture<?> firstRequestTimer;
 
+	/** Told once, when the stream ends, however it ends. */
+	private final Consumer<AdsStream> ended;
+
 	private StreamOpening.Opened opened;
 
 	private long nonces;
 
 	private boolean closed;
 
-	AdsStream(ServerCallStreamObserver<DiscoveryResponse> out, String authorization, StreamServices services) {
+	AdsStream(ServerCallStreamObserver<DiscoveryResponse> out, String authorization, StreamServices services,
+			Consumer<AdsStream> ended) {
 		this.out = out;
 		this.services = services;
+		this.ended = ended;
 		this.opening = new StreamOpening(authorization, services);
-		services.meters().opened();
 		out.setOnReadyHandler(this::scheduleDrain);
 		long timeout = services.settings().firstRequestTimeout().toMillis();
 		this.firstRequestTimer = services.timer()
@@ -167,7 +172,7 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 				opened.release().run();
 			}
 		}
-		services.meters().closed();
+		ended.accept(this);
 	}
 
 	/**

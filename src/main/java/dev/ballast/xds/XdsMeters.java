@@ -3,7 +3,6 @@ package dev.ballast.xds;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -16,17 +15,18 @@ import io.micrometer.core.instrument.MeterRegistry;
  */
 final class XdsMeters {
 
-	private final AtomicInteger open = new AtomicInteger();
+	/** The streams the server holds open; none while it is off. */
+	private volatile Set<?> open = Set.of();
 
 	private final Map<ResourceType, Counter> responses = new EnumMap<>(ResourceType.class);
 
 	private final Map<ResourceType, Counter> nacks = new EnumMap<>(ResourceType.class);
 
 	XdsMeters(MeterRegistry meters) {
-		Gauge.builder("ballast.xds.streams", open, AtomicInteger::get)
+		Gauge.builder("ballast.xds.streams", this, xds -> xds.open.size())
 			.description("Open ADS streams on this node")
 			.register(meters);
-		for (ResourceType type : Set.of(ResourceType.values())) {
+		for (ResourceType type : ResourceType.values()) {
 			String name = type.name().toLowerCase(java.util.Locale.ROOT);
 			responses.put(type,
 					Counter.builder("ballast.xds.responses")
@@ -41,12 +41,9 @@ final class XdsMeters {
 		}
 	}
 
-	void opened() {
-		open.incrementAndGet();
-	}
-
-	void closed() {
-		open.decrementAndGet();
+	/** Counts {@code streams} as the open ones from now on. */
+	void streams(Set<?> streams) {
+		open = streams;
 	}
 
 	void responded(ResourceType type) {

@@ -16,6 +16,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tokens on the ADS stream: the REST API's tokens and scopes, from the node's metadata or
@@ -46,6 +47,7 @@ class AdsTokensTest {
 
 	@Test
 	void aStreamWithoutATokenOrWithAnUnknownOneGetsNothing() throws Exception {
+		double streamsBefore = openStreams();
 		for (AdsClient client : new AdsClient[] { AdsClient.open(server.port(), "anonymous", null, null),
 				AdsClient.open(server.port(), "guesser", null, "blst_nothing"),
 				AdsClient.withHeader(server.port(), "malformed", "Basic Zm9vOmJhcg=="),
@@ -56,6 +58,18 @@ class AdsTokensTest {
 				assertThat(client.poll(Duration.ZERO)).isNull();
 			}
 		}
+		await().atMost(SOON)
+			.untilAsserted(() -> assertThat(openStreams()).as("refused streams are not held").isEqualTo(streamsBefore));
+	}
+
+	private double openStreams() {
+		return Api.unchecked(port)
+			.get("/actuator/prometheus")
+			.body()
+			.lines()
+			.filter(line -> line.startsWith("ballast_xds_streams "))
+			.mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+			.sum();
 	}
 
 	@Test
