@@ -1,9 +1,7 @@
 package dev.ballast.xds;
 
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -14,10 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
-import com.google.protobuf.Any;
 import dev.ballast.instance.ServiceName;
 import dev.ballast.security.StreamCaller;
-import dev.ballast.watch.SubscriberProtocol;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.Status;
@@ -48,8 +44,6 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 
 	private static final Logger log = LoggerFactory.getLogger(AdsStream.class);
 
-	private static final String STATIC_VERSION = "1";
-
 	private final ServerCallStreamObserver<DiscoveryResponse> out;
 
 	private final StreamServices services;
@@ -60,7 +54,8 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 
 	private final Map<String, ServiceEndpoints> endpoints = new HashMap<>();
 
-	private final Map<String, Runnable> subscribed = new HashMap<>();
+	/** Set with {@link #opened}. */
+	private NodeSubscriber subscriber;
 
 	/** Services whose state changed, to be marked due by the next drain. */
 	private final Set<String> changed = ConcurrentHashMap.newKeySet();
@@ -104,6 +99,7 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 				if (opened == null) {
 					firstRequestTimer.cancel(false);
 					opened = opening.open(request);
+					subscriber = new NodeSubscriber(services.subscribers(), opened.subscriber(), opened.zone());
 				}
 				due = read(request);
 			}
@@ -166,8 +162,9 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 			}
 			endpoints.values().forEach(feed -> services.endpoints().unsubscribe(feed, this));
 			endpoints.clear();
-			subscribed.values().forEach(Runnable::run);
-			subscribed.clear();
+			if (subscriber != null) {
+				subscriber.gone();
+			}
 			if (opened != null) {
 				opened.release().run();
 			}
@@ -247,11 +244,7 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 		}
 		ServiceName name = ServiceName.of(service);
 		endpoints.put(service, services.endpoints().subscribe(name, this));
-		String subscriber = opened.subscriber();
-		if (subscriber != null) {
-			subscribed.put(service,
-					services.subscribers().connect(service, subscriber, SubscriberProtocol.XDS, opened.zone()));
-		}
+		subscriber.reads(service);
 	}
 
 	private void unsubscribeEndpoints(String service) {
@@ -259,30 +252,20 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 		if (feed != null) {
 			services.endpoints().unsubscribe(feed, this);
 		}
-		Runnable subscriber = subscribed.remove(service);
-		if (subscriber != null) {
-			subscriber.run();
-		}
+		subscriber.stopsReading(service);
 	}
 
 	/** An ACK or a NACK of {@code sent}. */
 	private void answered(ResourceType type, Subscription.Sent sent, DiscoveryRequest request) {
-		String subscriber = opened.subscriber();
 		if (!request.hasErrorDetail()) {
-			if (subscriber != null) {
-				sent.revisions()
-					.forEach((service, revision) -> services.subscribers().acked(service, subscriber, revision));
-			}
+			subscriber.acked(sent.revisions());
 			return;
 		}
 		String detail = request.getErrorDetail().getMessage();
 		services.meters().nacked(type);
 		log.warn("xDS client {} refused {} version {} (NACK), keeping its last good version: {}", opened.nodeId(),
 				type.url(), sent.version(), detail.length() > 500 ? detail.substring(0, 500) + "..." : detail);
-		if (subscriber != null) {
-			sent.revisions()
-				.forEach((service, revision) -> services.subscribers().nacked(service, subscriber, revision, detail));
-		}
+		subscriber.nacked(sent.revisions(), detail);
 	}
 
 	private void scheduleDrain() {
@@ -323,57 +306,23 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 	private void respond(ResourceType type, Subscription subscription) {
 		boolean whole = subscription.wholeDue();
 		Set<String> due = subscription.takeDue();
-		List<Any> resources = new ArrayList<>();
-		Map<String, Long> revisions = new LinkedHashMap<>();
-		Iterable<String> names = whole ? subscription.names() : due;
-		for (String name : names) {
-			if (!ServiceName.valid(name)) {
-				continue;
-			}
-			switch (type) {
-				case LISTENER -> resources.add(Any.pack(Resources.listener(name)));
-				case ROUTE -> resources.add(Any.pack(Resources.route(name)));
-				case CLUSTER -> resources.add(Any.pack(Resources.cluster(name)));
-				case ENDPOINTS -> {
-					ServiceEndpoints feed = endpoints.get(name);
-					ServiceEndpoints.Assignment assignment = feed == null ? null : feed.assignment(opened.zone());
-					// Not loaded yet: sent when its state arrives.
-					if (assignment != null) {
-						resources.add(assignment.resource());
-						revisions.put(name, assignment.revision());
-					}
-				}
-			}
-		}
-		if (resources.isEmpty() && !type.fullState()) {
+		ResponseContent content = ResponseContent.of(type, whole ? subscription.names() : due, name -> {
+			ServiceEndpoints feed = endpoints.get(name);
+			return feed == null ? null : feed.assignment(opened.zone());
+		});
+		if (content.resources().isEmpty() && !type.fullState()) {
 			return;
 		}
-		String version = type == ResourceType.ENDPOINTS ? version(revisions) : STATIC_VERSION;
 		String nonce = Long.toString(++nonces);
 		out.onNext(DiscoveryResponse.newBuilder()
 			.setTypeUrl(type.url())
-			.setVersionInfo(version)
+			.setVersionInfo(content.version())
 			.setNonce(nonce)
-			.addAllResources(resources)
+			.addAllResources(content.resources())
 			.build());
-		subscription.sent(nonce, new Subscription.Sent(version, revisions));
+		subscription.sent(nonce, new Subscription.Sent(content.version(), content.revisions()));
 		services.meters().responded(type);
-		String subscriber = opened.subscriber();
-		if (subscriber != null) {
-			revisions.forEach((service, revision) -> services.subscribers().delivered(service, subscriber, revision));
-		}
-	}
-
-	/** {@code demo:42}, or {@code a:7,b:3} for several services. */
-	private static String version(Map<String, Long> revisions) {
-		StringBuilder version = new StringBuilder();
-		revisions.forEach((service, revision) -> {
-			if (!version.isEmpty()) {
-				version.append(',');
-			}
-			version.append(service).append(':').append(revision);
-		});
-		return version.toString();
+		subscriber.delivered(content.revisions());
 	}
 
 }
