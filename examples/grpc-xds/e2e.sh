@@ -195,7 +195,7 @@ awk -v v="$cross" -v cap=20 -v tol="$tolerance" 'BEGIN { exit !(v <= cap + tol) 
 	fail "zone za sent $cross% across zones, above the cap of 20% (+$tolerance)"
 
 step "4. Ballast stopped and started again under steady RPCs"
-client demo.json windows xds:///demo 75 2 >"$work/restart-windows.out" 2>"$work/restart.out" &
+client demo.json windows xds:///demo 150 2 >"$work/restart-windows.out" 2>"$work/restart.out" &
 restart_client=$!
 track "$restart_client"
 wait_for 60 grep -q '^window 1 ' "$work/restart-windows.out" || fail "the restart client did not start counting"

@@ -25,6 +25,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.NameResolverRegistry;
 import io.grpc.Server;
+import io.grpc.StatusRuntimeException;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -38,6 +39,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.offset;
 import static org.awaitility.Awaitility.await;
 
@@ -104,11 +106,29 @@ class XdsClientTest {
 		assertThat(percent(after, "a")).isCloseTo(60.0, offset(4.0));
 	}
 
+	@Test
+	void grpcJavaWithoutATokenGetsNothingAndSaysWhy() throws Exception {
+		Api api = Api.on(port);
+		String service = Names.service("grpc-none");
+		api.put("/v1/services/%s/instances/a".formatted(service),
+				Registration.at("127.0.0.1", backend("a")).leaseTtlSeconds(300));
+		channel = channel(service, Map.of("id", "xds-client-anonymous"));
+		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+			StatusRuntimeException refused = catchThrowableOfType(StatusRuntimeException.class, () -> call(channel));
+			assertThat(refused).as("no call is served").isNotNull();
+			assertThat(refused.getStatus().getDescription()).contains("UNAUTHENTICATED");
+		});
+	}
+
 	private ManagedChannel channel(String service) {
-		Map<String, ?> bootstrap = Map.of("xds_servers",
-				List.of(Map.of("server_uri", "127.0.0.1:" + server.port(), "channel_creds",
-						List.of(Map.of("type", "insecure")), "server_features", List.of("xds_v3"))),
-				"node", Map.of("id", "xds-client-test", "metadata", Map.of(StreamOpening.TOKEN_KEY, Admin.TOKEN)));
+		return channel(service,
+				Map.of("id", "xds-client-test", "metadata", Map.of(StreamOpening.TOKEN_KEY, Admin.TOKEN)));
+	}
+
+	private ManagedChannel channel(String service, Map<String, ?> node) {
+		Map<String, ?> bootstrap = Map.of("xds_servers", List.of(Map.of("server_uri", "127.0.0.1:" + server.port(),
+				"channel_creds", List.of(Map.of("type", "insecure")), "server_features", List.of("xds_v3"))), "node",
+				node);
 		String scheme = "xds-" + service;
 		// A scheme of its own, so that this bootstrap (its token, its node) is this
 		// channel's alone.
