@@ -124,7 +124,12 @@ client() { # bootstrap-file mode args...
 	GRPC_XDS_BOOTSTRAP="$work/$file" java -Djavax.net.ssl.trustStore="$work/trust.p12" \
 		-Djavax.net.ssl.trustStorePassword=changeit -cp "$classpath" dev.ballast.example.grpcxds.Client "$@"
 }
-field() { sed -n "s/.*\b$2=\([0-9]*\).*/\1/p" <<<"$1"; }
+# A backend's count in a client's line; 0 when the line does not name it (no calls).
+field() {
+	local count
+	count="$(sed -n "s/.*\b$2=\([0-9]*\).*/\1/p" <<<"$1")"
+	echo "${count:-0}"
+}
 percent() { awk -v n="$1" -v d="$2" 'BEGIN { printf "%.1f", (d > 0 ? 100 * n / d : 0) }'; }
 within() { awk -v v="$1" -v t="$2" -v tol="$3" 'BEGIN { exit !(v >= t - tol && v <= t + tol) }'; }
 
