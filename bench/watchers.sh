@@ -13,7 +13,11 @@
 #    opens the watchers (<= 500/s), measures the heap again, then changes weights at
 #    20/s (10 s warm-up, 30 s measured) and prints the latency from each write to each
 #    watcher's event;
-# 3. stops the node and lists the WARN/ERROR lines of its log.
+# 3. beside it on the same node, when the size is BENCH_ADS_SIZE (default 1000), runs
+#    AdsLatency.java: that many ADS streams (one connection each, ACKing as grpc-java
+#    does) on another service's endpoints, the heap after a full GC before and after
+#    opening them, then weight changes at the same rate: write -> EDS pushed;
+# 4. stops the node and lists the WARN/ERROR lines of its log.
 # Exits non-zero when any size failed (a watcher missing or reordering an event included).
 #
 # Environment:
@@ -23,6 +27,7 @@
 #   BENCH_HEALTH_TIMEOUT seconds to wait for health UP (default 90)
 #   BENCH_STOP_TIMEOUT   seconds to wait for a SIGTERM to stop the server (default 45)
 #   BENCH_SERVER_LOG     where to keep the server's log (default: deleted with the temp dir)
+#   BENCH_ADS_SIZE       the size beside which the ADS benchmark runs (default 1000; none to skip)
 # Extra arguments go to the Java program, e.g. --rate 50 or --seconds 60.
 set -euo pipefail
 
@@ -66,7 +71,7 @@ start_server() {
 	deadline=$((began + health_timeout * 1000))
 	echo "---- start $(date -u +%FT%TZ) ----" >>"$log"
 	java "-Xmx$heap" -jar "$jar" --server.port="$port" --server.address=127.0.0.1 --ballast.data-dir="$data" \
-		"${node_options[@]}" >>"$log" 2>&1 &
+		--ballast.xds.port="$xds_port" "${node_options[@]}" >>"$log" 2>&1 &
 	server_pid=$!
 	until curl -fsS -m 2 "http://127.0.0.1:$port/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; do
 		if ! kill -0 "$server_pid" 2>/dev/null; then
@@ -89,11 +94,21 @@ echo "jar: $jar"
 echo "java: $(java -version 2>&1 | head -n1)"
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), open files $(ulimit -n)"
 
+# AdsLatency needs grpc-java and Envoy's API: the server's own runtime dependencies.
+ads_size="${BENCH_ADS_SIZE:-1000}"
+ads_classpath=""
+if [[ "$ads_size" != none ]]; then
+	./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$work/classpath.txt" \
+		>"$work/classpath.log" 2>&1 || { echo "could not resolve the ADS benchmark's class path" >&2; exit 1; }
+	ads_classpath="$(cat "$work/classpath.txt")"
+fi
+
 status=0
 for watchers in $sizes; do
 	echo
 	echo "======== $watchers watchers ========"
 	port="$(free_port)"
+	xds_port="$(free_port)"
 	data="$work/data-$watchers"
 	start_server
 	# In the background so that a signal to this script is handled at once (bash runs
@@ -107,6 +122,17 @@ for watchers in $sizes; do
 	wait "$generator_pid" || run_status=$?
 	generator_pid=""
 	((run_status == 0)) || status=$run_status
+	if [[ "$watchers" == "$ads_size" ]]; then
+		echo
+		echo "======== $ads_size ADS streams, same node ========"
+		java -cp "$ads_classpath" bench/src/ballast/bench/AdsLatency.java --url "http://127.0.0.1:$port" \
+			--xds "127.0.0.1:$xds_port" --streams "$ads_size" --server-pid "$server_pid" &
+		generator_pid=$!
+		run_status=0
+		wait "$generator_pid" || run_status=$?
+		generator_pid=""
+		((run_status == 0)) || status=$run_status
+	fi
 	stop_server
 done
 

@@ -2,9 +2,10 @@ package dev.ballast.instance;
 
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
- * What every read that must stay fresh (this module's blocking reads, Consul's, DNS)
+ * What every read that must stay fresh (this module's blocking reads, Consul's, DNS, xDS)
  * needs from the node's following of committed changes: the blocking-query parameters, a
  * polling subscriber's progress, the state the node applied, and a wait for a state newer
  * than the one read, capped in one place. The module that follows the change log (watch)
@@ -52,5 +53,17 @@ public interface BlockingReads {
 	 * itself.
 	 */
 	CompletableFuture<Optional<InstanceList>> applied(ServiceName service);
+
+	/**
+	 * For a reader that stays open (an xDS stream's resources): hands {@code next} the
+	 * state of {@code service} this node holds, then every state it applies after it, in
+	 * order, until the returned handle is run; the service stays followed meanwhile. A
+	 * service that is not registered is followed as an empty one. {@code next} runs on
+	 * the thread that delivers to every watcher: it must hand the state on and return at
+	 * once. A service this node cannot load yet (the database is away) is handed over
+	 * once it can. The follower counts against no cap: the caller's own streams do.
+	 * @return closes the following; running it again does nothing
+	 */
+	Runnable follow(ServiceName service, Consumer<InstanceList> next);
 
 }

@@ -29,6 +29,11 @@ public record ServiceName(String value) {
 		return new ServiceName(value);
 	}
 
+	/** Whether {@code value} is a service name. */
+	public static boolean valid(String value) {
+		return value != null && VALID.matcher(value).matches();
+	}
+
 	static String quote(String value) {
 		if (value == null) {
 			return "nothing";

@@ -73,7 +73,7 @@ class AccessControl {
 	private static void forbidden(HttpServletRequest request, HttpServletResponse response) throws IOException {
 		String call = request.getMethod() + " " + request.getRequestURI();
 		String caller = SecurityContextHolder.getContext().getAuthentication() instanceof Caller known
-				? describe(known.token()) : "this token";
+				? known.token().describe() : "this token";
 		Optional<AccessRules.Match> match = AccessRules.match(request);
 		if (match.isEmpty()) {
 			unserved(request, response);
@@ -114,11 +114,6 @@ class AccessControl {
 					request.getRequestURI(), null)
 				.send(response);
 		};
-	}
-
-	private static String describe(Token token) {
-		String scope = token.scope() == null ? "" : " for " + String.join(", ", token.scope().patterns());
-		return "token \"%s\" (%s%s)".formatted(token.name(), token.role().json(), scope);
 	}
 
 }

@@ -71,7 +71,7 @@ final class AccessRules {
 			// catalog query, answered without a token as Consul answers a token that may
 			// read nothing: an empty, filtered list (ConsulCatalog).
 			rule(READ, "/v1/status/leader", Need.NOTHING), rule(READ, "/v1/catalog/services", Need.NOTHING),
-			rule(READ, "/v1/agent/self", Need.READER), rule(READ, "/v1/catalog/service/{service}", Need.READER),
+			rule(READ, "/v1/agent/self", Need.ANY_TOKEN), rule(READ, "/v1/catalog/service/{service}", Need.READER),
 			rule(READ, "/v1/health/service/{service}", Need.READER),
 			rule(READ, "/v1/health/checks/{service}", Need.READER),
 			// Ballast as the one agent: every instance and check the token may read.
@@ -86,7 +86,8 @@ final class AccessRules {
 			rule(Set.of("PUT"), "/v1/agent/check/fail/{check}", Need.REGISTRANT_OF_NAMED_SERVICE),
 
 			// Any token may ask who it is: the console shows its role from the answer.
-			rule(READ, "/v1/tokens/self", Need.READER), rule(Set.of("GET", "HEAD", "POST"), "/v1/tokens", Need.ADMIN),
+			rule(READ, "/v1/tokens/self", Need.ANY_TOKEN),
+			rule(Set.of("GET", "HEAD", "POST"), "/v1/tokens", Need.ADMIN),
 			rule(Set.of("DELETE"), "/v1/tokens/{id}", Need.ADMIN));
 
 	private AccessRules() {

@@ -3,7 +3,15 @@ package dev.ballast.security;
 /** What a request needs from its caller. */
 enum Need {
 
-	NOTHING("no token"), READER("a reader token (or any other role)"),
+	NOTHING("no token"),
+	/** Any token at all, a scoped reader's too: the call holds no registry data. */
+	ANY_TOKEN("a token"),
+	/**
+	 * A reader of the service in the path; a call without one (a list across services)
+	 * needs a token that is not scoped to services.
+	 */
+	READER("a reader token that may read the service (a reader scoped to services reads only those, and no call "
+			+ "across services), or any other role"),
 	REGISTRANT("a registrant token whose scope covers the service, or an operator token"),
 	/**
 	 * A registration whose service is not in the path (Consul's agent endpoints): any
@@ -22,8 +30,9 @@ enum Need {
 
 	boolean metBy(Token token, String service) {
 		return switch (this) {
-			case NOTHING -> true;
-			case READER -> token.role().granted().contains(Role.READER);
+			case NOTHING, ANY_TOKEN -> true;
+			case READER -> token.role().granted().contains(Role.READER)
+					&& (service == null ? !token.readsScoped() : token.readsIn(service));
 			case REGISTRANT -> service != null && token.registersIn(service);
 			case REGISTRANT_OF_NAMED_SERVICE ->
 				token.role().granted().contains(Role.REGISTRANT) || token.role().granted().contains(Role.OPERATOR);

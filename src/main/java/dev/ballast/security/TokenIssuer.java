@@ -65,17 +65,20 @@ class TokenIssuer {
 	}
 
 	private static ServiceScope scope(Role role, List<String> services) {
-		if (role != Role.REGISTRANT) {
+		if (role == Role.OPERATOR || role == Role.ADMIN) {
 			if (services != null) {
 				throw InvalidRequestException.of("/services",
-						"only a registrant token is scoped to services; a %s token may not have services"
+						"only a registrant or a reader token is scoped to services; a %s token may not have services"
 							.formatted(role.json()));
 			}
 			return null;
 		}
 		if (services == null) {
-			throw InvalidRequestException.of("/services",
-					"a registrant token needs the services it may register in, e.g. [\"payments-*\"]");
+			if (role == Role.REGISTRANT) {
+				throw InvalidRequestException.of("/services",
+						"a registrant token needs the services it may register in, e.g. [\"payments-*\"]");
+			}
+			return null;
 		}
 		try {
 			return new ServiceScope(services);

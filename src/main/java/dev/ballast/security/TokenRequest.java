@@ -15,8 +15,8 @@ import jakarta.validation.constraints.Size;
  *
  * @param name what it is for
  * @param role {@code reader}, {@code registrant}, {@code operator} or {@code admin}
- * @param services for a registrant (and only for one): the services it may register in,
- * names or patterns with {@code *}
+ * @param services for a registrant, which needs it: the services it may register in; for
+ * a reader, optionally: the only services it may read; names or patterns with {@code *}
  * @param expiresAt when it stops working, or null for never
  * @param writesPerSecond its own write rate limit instead of the node's default
  */
@@ -28,7 +28,8 @@ record TokenRequest(
 				"reader", "registrant", "operator", "admin" },
 				example = "registrant") @NotNull(message = ROLE) @Pattern(regexp = "reader|registrant|operator|admin",
 						message = ROLE) String role,
-		@Schema(description = "Only for role registrant, which needs it: service names or patterns, * for any characters",
+		@Schema(description = "Service names or patterns, * for any characters: for role registrant, which needs "
+				+ "it, the services it may register in; for role reader, optionally, the only services it may read",
 				example = "[\"payments-*\"]") @Size(min = 1, max = 64, message = SERVICES) List<String> services,
 		@Schema(description = "When the token stops working (RFC 3339); never if absent",
 				example = "2027-06-30T00:00:00Z") Instant expiresAt,

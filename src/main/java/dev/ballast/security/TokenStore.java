@@ -103,9 +103,8 @@ class TokenStore {
 		Role role = Role.parse(rs.getString("role"));
 		Timestamp expires = rs.getTimestamp("expires_at");
 		return new Token(rs.getObject("id", UUID.class), rs.getString("name"), role,
-				role == Role.REGISTRANT ? new ServiceScope(patterns) : null,
-				(Integer) rs.getObject("writes_per_second"), rs.getTimestamp("created_at").toInstant(),
-				expires == null ? null : expires.toInstant());
+				patterns.isEmpty() ? null : new ServiceScope(patterns), (Integer) rs.getObject("writes_per_second"),
+				rs.getTimestamp("created_at").toInstant(), expires == null ? null : expires.toInstant());
 	}
 
 }

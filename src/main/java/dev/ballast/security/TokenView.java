@@ -13,7 +13,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param id its identity
  * @param name what it is for
  * @param role what it may do
- * @param services a registrant's scope
+ * @param services a registrant's scope, or the services a scoped reader reads
  * @param writesPerSecond its own write rate limit, if it has one
  * @param createdAt when it was created
  * @param expiresAt when it stops working, if ever

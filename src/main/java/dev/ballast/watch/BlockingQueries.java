@@ -6,6 +6,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import dev.ballast.instance.BlockingQuery;
 import dev.ballast.instance.BlockingReads;
@@ -19,8 +21,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Blocking queries as this module serves them to the reads of other modules (REST,
- * Consul, DNS): their parameters, a polling subscriber's progress, the node's applied
- * state, and waits on it that count against the node's one cap of watchers.
+ * Consul, DNS, xDS): their parameters, a polling subscriber's progress, the node's
+ * applied state, waits on it that count against the node's one cap of watchers, and
+ * followers of it that stay open.
  */
 @Component
 class BlockingQueries implements BlockingReads {
@@ -70,7 +73,7 @@ class BlockingQueries implements BlockingReads {
 	@Override
 	public void await(BlockingWait wait) {
 		Runnable disconnect = wait.subscriber() == null ? () -> {
-		} : subscribers.connect(wait.service().value(), wait.subscriber());
+		} : subscribers.connect(wait.service().value(), wait.subscriber(), SubscriberProtocol.POLL, null);
 		if (!cap.tryAcquire()) {
 			disconnect.run();
 			throw new OverloadedException("this node serves its maximum of %d watchers; retry later or on another node"
@@ -122,6 +125,18 @@ class BlockingQueries implements BlockingReads {
 		CompletableFuture<Optional<InstanceList>> load = loading.computeIfAbsent(name, follower::follow);
 		load.whenComplete((loaded, failure) -> loading.remove(name, load));
 		return load;
+	}
+
+	@Override
+	public Runnable follow(ServiceName service, Consumer<InstanceList> next) {
+		StateFollower following = new StateFollower(service.value(), next);
+		follower.follow(following);
+		AtomicBoolean open = new AtomicBoolean(true);
+		return () -> {
+			if (open.compareAndSet(true, false)) {
+				follower.unfollow(following);
+			}
+		};
 	}
 
 	/**

@@ -18,6 +18,8 @@ import dev.ballast.instance.InstanceDirectory;
 import dev.ballast.instance.InstanceList;
 import dev.ballast.web.NotFoundException;
 import dev.ballast.web.OverloadedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
@@ -37,6 +39,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class ChangeFollower implements SmartLifecycle {
+
+	private static final Logger log = LoggerFactory.getLogger(ChangeFollower.class);
 
 	private final Streams streams;
 
@@ -66,6 +70,13 @@ class ChangeFollower implements SmartLifecycle {
 	 * on the reader thread.
 	 */
 	private final List<Waiter> waitingForDatabase = new ArrayList<>();
+
+	/**
+	 * Followers whose service could not be loaded (the database was unreachable, or
+	 * slow): tried again at every catch-up and when the database is back. Touched only on
+	 * the reader thread.
+	 */
+	private final List<StateFollower> followersToRetry = new ArrayList<>();
 
 	/** The services notified and not yet read, with the highest revision notified. */
 	private final Map<String, Long> poked = new ConcurrentHashMap<>();
@@ -142,6 +153,42 @@ class ChangeFollower implements SmartLifecycle {
 		interest.release(service);
 		thread.execute(
 				() -> followed.forgetUnregistered(service, () -> interest.idleSince(service, System.nanoTime() + 1)));
+	}
+
+	/**
+	 * Follows the follower's service, a service not registered as an empty one, and hands
+	 * the follower every state of it from now on. A service that cannot be loaded now is
+	 * tried again at each catch-up.
+	 */
+	void follow(StateFollower follower) {
+		interest.acquire(follower.service());
+		thread.execute(() -> startFollowing(follower));
+	}
+
+	/** Forgets a follower that is done. */
+	void unfollow(StateFollower follower) {
+		thread.execute(() -> {
+			followersToRetry.remove(follower);
+			streams.unfollow(follower);
+		});
+		release(follower.service());
+	}
+
+	private void startFollowing(StateFollower follower) {
+		try {
+			followed.follow(follower.service(), true);
+			streams.follow(follower);
+		}
+		catch (RuntimeException ex) {
+			log.debug("Could not load {} for a follower yet: {}", follower.service(), ex.toString());
+			followersToRetry.add(follower);
+		}
+	}
+
+	private void retryFollowers() {
+		List<StateFollower> retrying = List.copyOf(followersToRetry);
+		followersToRetry.clear();
+		retrying.forEach(this::startFollowing);
 	}
 
 	/** Lets the reader answer a catalog-wide wait at the first change that passes it. */
@@ -225,6 +272,7 @@ class ChangeFollower implements SmartLifecycle {
 			long cutoff = System.nanoTime() - settings.idleServiceTimeout().toNanos();
 			followed.forget(service -> interest.idleSince(service, cutoff));
 			followed.catchUp();
+			retryFollowers();
 			catalog.recheck();
 		});
 	}
@@ -265,6 +313,7 @@ class ChangeFollower implements SmartLifecycle {
 			// What this node followed may be stale after a pause; it is loaded afresh.
 			followed.clear();
 			waitingForDatabase.clear();
+			followersToRetry.clear();
 			catalog.clear();
 		}
 		running = true;

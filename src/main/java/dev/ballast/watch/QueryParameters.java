@@ -20,7 +20,7 @@ final class QueryParameters {
 
 	static final String SUBSCRIBER_PATTERN = "^[A-Za-z0-9._:-]{1,128}$";
 
-	private static final Pattern SUBSCRIBER = Pattern.compile(SUBSCRIBER_PATTERN);
+	static final Pattern SUBSCRIBER = Pattern.compile(SUBSCRIBER_PATTERN);
 
 	private static final Pattern POSITION = Pattern
 		.compile("([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?):" + Position.SYNTAX);

@@ -38,6 +38,8 @@ final class ServiceFeed {
 
 	private final List<Waiter> waiters = new ArrayList<>();
 
+	private final List<StateFollower> followers = new ArrayList<>();
+
 	private Position position;
 
 	private LocalitySetting locality;
@@ -196,6 +198,10 @@ final class ServiceFeed {
 
 	List<Waiter> waiters() {
 		return waiters;
+	}
+
+	List<StateFollower> followers() {
+		return followers;
 	}
 
 	/** Renders a snapshot's data. */

@@ -146,6 +146,27 @@ class Streams implements SmartLifecycle {
 	}
 
 	/**
+	 * Hands {@code follower} the state of its service as this thread holds it, then every
+	 * state applied after it; the reader follows the service before it asks.
+	 */
+	void follow(StateFollower follower) {
+		thread.execute(() -> {
+			ServiceFeed feed = feeds.get(follower.service());
+			feed.followers().add(follower);
+			follower.accept(feed.current());
+		});
+	}
+
+	void unfollow(StateFollower follower) {
+		thread.execute(() -> {
+			ServiceFeed feed = feeds.get(follower.service());
+			if (feed != null) {
+				feed.followers().remove(follower);
+			}
+		});
+	}
+
+	/**
 	 * A service's state as loaded: the start of following it, or a fresh start when the
 	 * log no longer held a revision, after which its watchers get a snapshot.
 	 * @param delivered where the position applied is reported to the reader
@@ -177,6 +198,7 @@ class Streams implements SmartLifecycle {
 			}
 			batch.submit();
 			feed.waiters().removeIf(waiter -> waiter.offer(feed.current()));
+			feed.followers().forEach(follower -> follower.accept(feed.current()));
 		});
 	}
 
@@ -232,7 +254,8 @@ class Streams implements SmartLifecycle {
 	/** Whether few streams and waiting queries follow the change's service. */
 	private boolean fewToTell(Change change) {
 		ServiceFeed feed = feeds.get(change.service());
-		return feed == null || feed.watchers().size() + feed.waiters().size() <= StreamWriters.FEW;
+		return feed == null
+				|| feed.watchers().size() + feed.waiters().size() + feed.followers().size() <= StreamWriters.FEW;
 	}
 
 	/** Publishes what a feed applied and queues it to its watchers and waiters. */
@@ -254,6 +277,7 @@ class Streams implements SmartLifecycle {
 		}
 		batch.submit();
 		feed.waiters().removeIf(waiter -> waiter.offer(feed.current()));
+		feed.followers().forEach(follower -> follower.accept(feed.current()));
 	}
 
 	/** The node no longer follows the service: nobody has wanted it for a while. */

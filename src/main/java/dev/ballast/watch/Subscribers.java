@@ -18,10 +18,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * The named subscribers of each service: the last revision this registry delivered to
- * each, and the last one each acknowledged having applied. Progress is gathered in memory
- * and written once a second; the rows are shared by all nodes, so whichever node runs a
- * drain sees the acknowledgements of subscribers connected to any of them.
+ * The named subscribers of each service, whatever they follow it by (SSE streams,
+ * blocking queries, xDS streams): the last revision this registry delivered to each, the
+ * last one each acknowledged having applied, the zone it asked for, and an xDS client's
+ * last refusal. Progress is gathered in memory and written once a second; the rows are
+ * shared by all nodes, so whichever node runs a drain sees the acknowledgements of
+ * subscribers connected to any of them.
  */
 @Component
 public class Subscribers {
@@ -42,12 +44,23 @@ public class Subscribers {
 		this.settings = settings;
 	}
 
-	void delivered(String service, String name, long revision) {
-		pending.merge(new Key(service, name), new Progress(revision, 0), Progress::max);
+	/** {@code revision} of {@code service} was sent to the subscriber. */
+	public void delivered(String service, String name, long revision) {
+		pending.merge(new Key(service, name), Progress.NONE.delivered(revision), Progress::max);
 	}
 
-	void acked(String service, String name, long revision) {
-		pending.merge(new Key(service, name), new Progress(0, revision), Progress::max);
+	/** The subscriber has applied {@code revision}: it confirms drains up to there. */
+	public void acked(String service, String name, long revision) {
+		pending.merge(new Key(service, name), Progress.NONE.acked(revision), Progress::max);
+	}
+
+	/**
+	 * An xDS subscriber refused the response that carried {@code revision}, saying
+	 * {@code detail}; it keeps what it applied before.
+	 */
+	public void nacked(String service, String name, long revision, String detail) {
+		pending.merge(new Key(service, name),
+				Progress.NONE.nacked(SubscriberNack.of(revision, detail, clock.instant())), Progress::max);
 	}
 
 	void seen(String service, String name) {
@@ -55,17 +68,26 @@ public class Subscribers {
 	}
 
 	/**
-	 * A subscriber is connected (a stream, a waiting blocking query): it counts as seen
-	 * at every flush until the returned handle is closed.
+	 * A subscriber is connected (a stream, a waiting blocking query), by
+	 * {@code protocol}, asking for {@code zone}'s view (or {@code null}): it counts as
+	 * seen at every flush until the returned handle is closed.
 	 */
-	Runnable connect(String service, String name) {
+	public Runnable connect(String service, String name, SubscriberProtocol protocol, String zone) {
 		Key key = new Key(service, name);
 		connected.merge(key, 1, Integer::sum);
-		seen(service, name);
+		pending.merge(key, Progress.NONE.by(protocol, zone), Progress::max);
 		return () -> {
 			connected.computeIfPresent(key, (k, count) -> count == 1 ? null : count - 1);
 			seen(service, name);
 		};
+	}
+
+	/**
+	 * Whether {@code name} may name a subscriber:
+	 * {@value QueryParameters#SUBSCRIBER_PATTERN}.
+	 */
+	public static boolean named(String name) {
+		return name != null && QueryParameters.SUBSCRIBER.matcher(name).matches();
 	}
 
 	/**
@@ -90,27 +112,51 @@ public class Subscribers {
 	}
 
 	private void upsert(List<Map.Entry<Key, Progress>> batch, Instant now) {
-		String[] services = new String[batch.size()];
-		String[] names = new String[batch.size()];
-		Long[] delivered = new Long[batch.size()];
-		Long[] acked = new Long[batch.size()];
-		for (int i = 0; i < batch.size(); i++) {
+		int size = batch.size();
+		String[] services = new String[size];
+		String[] names = new String[size];
+		Long[] delivered = new Long[size];
+		Long[] acked = new Long[size];
+		String[] protocols = new String[size];
+		String[] zones = new String[size];
+		Long[] nackRevisions = new Long[size];
+		String[] nackDetails = new String[size];
+		Timestamp[] nackTimes = new Timestamp[size];
+		for (int i = 0; i < size; i++) {
+			Progress progress = batch.get(i).getValue();
 			services[i] = batch.get(i).getKey().service();
 			names[i] = batch.get(i).getKey().name();
-			delivered[i] = batch.get(i).getValue().delivered();
-			acked[i] = batch.get(i).getValue().acked();
+			delivered[i] = progress.delivered();
+			acked[i] = progress.acked();
+			protocols[i] = progress.protocol() == null ? null : progress.protocol().json();
+			zones[i] = progress.zone();
+			if (progress.nack() != null) {
+				nackRevisions[i] = progress.nack().revision();
+				nackDetails[i] = progress.nack().detail();
+				nackTimes[i] = Timestamp.from(progress.nack().at());
+			}
 		}
 		jdbc.update(connection -> {
 			PreparedStatement statement = connection.prepareStatement(
 					"""
-							INSERT INTO subscriber AS s (service, name, delivered_revision, acked_revision, first_seen_at, last_seen_at)
-							SELECT v.service, v.name, v.delivered, v.acked, ?, ?
-							  FROM unnest(?::text[], ?::text[], ?::bigint[], ?::bigint[]) AS v(service, name, delivered, acked)
+							INSERT INTO subscriber AS s (service, name, delivered_revision, acked_revision, first_seen_at, last_seen_at,
+							                             protocol, zone, nack_revision, nack_detail, nack_at)
+							SELECT v.service, v.name, v.delivered, v.acked, ?, ?, v.protocol, v.zone, v.nack_revision, v.nack_detail, v.nack_at
+							  FROM unnest(?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::text[],
+							              ?::timestamptz[])
+							       AS v(service, name, delivered, acked, protocol, zone, nack_revision, nack_detail, nack_at)
 							  JOIN service ON service.name = v.service
 							    ON CONFLICT (service, name) DO UPDATE
 							   SET delivered_revision = greatest(s.delivered_revision, excluded.delivered_revision),
 							       acked_revision = greatest(s.acked_revision, excluded.acked_revision),
-							       last_seen_at = greatest(s.last_seen_at, excluded.last_seen_at)""");
+							       last_seen_at = greatest(s.last_seen_at, excluded.last_seen_at),
+							       protocol = coalesce(excluded.protocol, s.protocol),
+							       zone = coalesce(excluded.zone, s.zone),
+							       nack_revision = CASE WHEN excluded.nack_at > s.nack_at OR s.nack_at IS NULL
+							                            THEN coalesce(excluded.nack_revision, s.nack_revision) ELSE s.nack_revision END,
+							       nack_detail = CASE WHEN excluded.nack_at > s.nack_at OR s.nack_at IS NULL
+							                          THEN coalesce(excluded.nack_detail, s.nack_detail) ELSE s.nack_detail END,
+							       nack_at = greatest(s.nack_at, excluded.nack_at)""");
 			Timestamp at = Timestamp.from(now);
 			statement.setTimestamp(1, at);
 			statement.setTimestamp(2, at);
@@ -118,6 +164,11 @@ public class Subscribers {
 			statement.setArray(4, connection.createArrayOf("text", names));
 			statement.setArray(5, connection.createArrayOf("bigint", delivered));
 			statement.setArray(6, connection.createArrayOf("bigint", acked));
+			statement.setArray(7, connection.createArrayOf("text", protocols));
+			statement.setArray(8, connection.createArrayOf("text", zones));
+			statement.setArray(9, connection.createArrayOf("bigint", nackRevisions));
+			statement.setArray(10, connection.createArrayOf("text", nackDetails));
+			statement.setArray(11, connection.createArrayOf("timestamptz", nackTimes));
 			return statement;
 		});
 	}
@@ -134,19 +185,24 @@ public class Subscribers {
 		}
 		Instant now = clock.instant();
 		Map<String, SubscriberView> views = new TreeMap<>();
-		jdbc.query("""
-				SELECT name, delivered_revision, acked_revision, last_seen_at
-				  FROM subscriber WHERE service = ? AND last_seen_at >= ?""", rs -> {
-			Progress progress = pending.getOrDefault(new Key(service.value(), rs.getString(1)), Progress.NONE);
-			long delivered = Math.max(rs.getLong(2), progress.delivered());
-			long acked = Math.max(rs.getLong(3), progress.acked());
-			views.put(rs.getString(1), new SubscriberView(rs.getString(1), delivered, acked,
-					Math.max(0, revision - acked), rs.getTimestamp(4).toInstant()));
-		}, service.value(), Timestamp.from(now.minus(settings.subscriberTtl())));
+		jdbc.query(
+				"""
+						SELECT name, delivered_revision, acked_revision, last_seen_at, protocol, zone, nack_revision, nack_detail,
+						       nack_at
+						  FROM subscriber WHERE service = ? AND last_seen_at >= ?""",
+				rs -> {
+					Timestamp nackAt = rs.getTimestamp(9);
+					Progress stored = new Progress(rs.getLong(2), rs.getLong(3),
+							SubscriberProtocol.parse(rs.getString(5)), rs.getString(6), nackAt == null ? null
+									: new SubscriberNack(rs.getLong(7), rs.getString(8), nackAt.toInstant()));
+					Progress progress = Progress.max(stored,
+							pending.getOrDefault(new Key(service.value(), rs.getString(1)), Progress.NONE));
+					views.put(rs.getString(1),
+							progress.view(rs.getString(1), revision, rs.getTimestamp(4).toInstant()));
+				}, service.value(), Timestamp.from(now.minus(settings.subscriberTtl())));
 		pending.forEach((key, progress) -> {
 			if (key.service().equals(service.value())) {
-				views.computeIfAbsent(key.name(), name -> new SubscriberView(name, progress.delivered(),
-						progress.acked(), Math.max(0, revision - progress.acked()), now));
+				views.computeIfAbsent(key.name(), name -> progress.view(name, revision, now));
 			}
 		});
 		return new SubscriberList(service.value(), revision, List.copyOf(views.values()));
@@ -196,12 +252,40 @@ public class Subscribers {
 	private record Key(String service, String name) {
 	}
 
-	private record Progress(long delivered, long acked) {
+	/**
+	 * What is known of a subscriber: revisions only move forward; the protocol and zone
+	 * are the last ones given, and the NACK the latest.
+	 */
+	private record Progress(long delivered, long acked, SubscriberProtocol protocol, String zone, SubscriberNack nack) {
 
-		static final Progress NONE = new Progress(0, 0);
+		static final Progress NONE = new Progress(0, 0, null, null, null);
 
+		Progress delivered(long revision) {
+			return new Progress(revision, acked, protocol, zone, nack);
+		}
+
+		Progress acked(long revision) {
+			return new Progress(delivered, revision, protocol, zone, nack);
+		}
+
+		Progress by(SubscriberProtocol by, String in) {
+			return new Progress(delivered, acked, by, in, nack);
+		}
+
+		Progress nacked(SubscriberNack refused) {
+			return new Progress(delivered, acked, protocol, zone, refused);
+		}
+
+		/** {@code a} and {@code b} together, {@code b} the newer. */
 		static Progress max(Progress a, Progress b) {
-			return new Progress(Math.max(a.delivered, b.delivered), Math.max(a.acked, b.acked));
+			return new Progress(Math.max(a.delivered, b.delivered), Math.max(a.acked, b.acked),
+					b.protocol != null ? b.protocol : a.protocol, b.zone != null ? b.zone : a.zone,
+					SubscriberNack.later(a.nack, b.nack));
+		}
+
+		SubscriberView view(String name, long revision, Instant lastSeenAt) {
+			return new SubscriberView(name, protocol == null ? null : protocol.json(), zone, delivered, acked,
+					Math.max(0, revision - acked), nack, lastSeenAt);
 		}
 
 	}

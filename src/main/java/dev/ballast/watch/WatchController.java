@@ -75,7 +75,7 @@ class WatchController {
 
 	private final ChangeFollower follower;
 
-	private final WatcherCap cap;
+	private final StreamPlaces places;
 
 	private final Subscribers subscribers;
 
@@ -83,11 +83,11 @@ class WatchController {
 
 	private final Reachability reachability;
 
-	WatchController(ChangeFollower follower, WatcherCap cap, Subscribers subscribers, WatchSettings settings,
+	WatchController(ChangeFollower follower, StreamPlaces places, Subscribers subscribers, WatchSettings settings,
 			Reachability reachability) {
 		this.reachability = reachability;
 		this.follower = follower;
-		this.cap = cap;
+		this.places = places;
 		this.subscribers = subscribers;
 		this.settings = settings;
 	}
@@ -204,24 +204,16 @@ class WatchController {
 			return;
 		}
 		String token = request.getUserPrincipal().getName();
-		if (!cap.tryAcquireStream(token)) {
-			throw new OverloadedException(("this token holds its maximum of %d open streams on this node; close one, "
-					+ "or give the clients that share the token tokens of their own")
-				.formatted(settings.maxStreamsPerToken()));
-		}
-		if (!cap.tryAcquire()) {
-			cap.releaseStream(token);
-			throw new OverloadedException("this node serves its maximum of %d watchers; retry later or on another node"
-				.formatted(settings.maxWatchers()));
-		}
+		Runnable place = places.take(token);
 		List<Runnable> disconnects = subscriber == null ? List.of()
-				: services.stream().map(service -> subscribers.connect(service, subscriber)).toList();
+				: services.stream()
+					.map(service -> subscribers.connect(service, subscriber, SubscriberProtocol.SSE, zone))
+					.toList();
 		Watcher watcher = new Watcher(services, multiplexed, subscriber, resumeFrom, settings.queueCapacity(),
 				System.nanoTime() + maxAgeNanos(), token, zone, closed -> {
 					follower.closed(closed);
 					disconnects.forEach(Runnable::run);
-					cap.release();
-					cap.releaseStream(token);
+					place.run();
 				});
 		try {
 			await(follower.open(watcher));

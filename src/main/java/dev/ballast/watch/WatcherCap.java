@@ -1,6 +1,5 @@
 package dev.ballast.watch;
 
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Gauge;
@@ -28,15 +27,13 @@ class WatcherCap {
 
 	private final int maxTokenless;
 
-	/** Open streams by token id; a token holding none has no entry. */
-	private final ConcurrentHashMap<String, Integer> streamsByToken = new ConcurrentHashMap<>();
-
-	private final int maxStreamsPerToken;
+	/** Open streams by token id. */
+	private final KeyedCap streamsByToken;
 
 	WatcherCap(WatchSettings settings, MeterRegistry meters) {
 		this.max = settings.maxWatchers();
 		this.maxTokenless = settings.maxTokenlessWatchers();
-		this.maxStreamsPerToken = settings.maxStreamsPerToken();
+		this.streamsByToken = new KeyedCap(settings.maxStreamsPerToken());
 		Gauge.builder("ballast.watch.open", open, AtomicInteger::get)
 			.description("Open watch streams and waiting blocking queries on this node")
 			.register(meters);
@@ -78,20 +75,11 @@ class WatcherCap {
 	 * @return false when the token holds its maximum
 	 */
 	boolean tryAcquireStream(String token) {
-		boolean[] taken = { false };
-		streamsByToken.compute(token, (key, held) -> {
-			int count = held == null ? 0 : held;
-			if (count >= maxStreamsPerToken) {
-				return held;
-			}
-			taken[0] = true;
-			return count + 1;
-		});
-		return taken[0];
+		return streamsByToken.tryTake(token);
 	}
 
 	void releaseStream(String token) {
-		streamsByToken.computeIfPresent(token, (key, held) -> held == 1 ? null : held - 1);
+		streamsByToken.release(token);
 	}
 
 	int open() {

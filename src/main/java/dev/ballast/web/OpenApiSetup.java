@@ -41,7 +41,7 @@ class OpenApiSetup {
 	 */
 	private static final Set<String> ALWAYS_COMPLETE = Set.of("Instance", "InstanceWithChecks", "InstanceCheck",
 			"InstanceList", "Service", "ServiceSummary", "FieldError", "EjectionBudget", "Heartbeat", "SubscriberList",
-			"Subscriber", "AuditPage", "AuditEvent", "Node", "ProbedCheck");
+			"Subscriber", "SubscriberNack", "AuditPage", "AuditEvent", "Node", "ProbedCheck");
 
 	private static final String BEARER = "bearer";
 
@@ -60,7 +60,7 @@ class OpenApiSetup {
 	/** Properties left out of a response when they have no value. */
 	private static final Set<String> OPTIONAL = Set.of("zone", "modeReason", "modeUntil", "unconfirmedSubscribers",
 			"criticalReason", "healthDetail", "checks", "details", "next", "releaseUnderWay", "locality",
-			"renewalsThrough");
+			"renewalsThrough", "protocol", "lastNack");
 
 	@Bean
 	OpenAPI ballastOpenApi() {

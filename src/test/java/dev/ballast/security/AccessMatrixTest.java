@@ -32,11 +32,12 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every endpoint, called by every kind of caller: no token, each role, and a registrant
- * outside its scope. Each call that is allowed is made valid (on fresh state) and must
- * succeed; each that is not must be 401 without a token and 403 with one. The table below
- * is written independently of the access rules, and must name every endpoint the
- * application serves, so an endpoint added without a decision here fails the build.
+ * Every endpoint, called by every kind of caller: no token, each role, a registrant
+ * outside its scope, and readers scoped to the service or to others. Each call that is
+ * allowed is made valid (on fresh state) and must succeed; each that is not must be 401
+ * without a token and 403 with one. The table below is written independently of the
+ * access rules, and must name every endpoint the application serves, so an endpoint added
+ * without a decision here fails the build.
  */
 @RegistryTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -44,14 +45,22 @@ class AccessMatrixTest {
 
 	enum Caller {
 
-		ANONYMOUS, READER, REGISTRANT, STRANGER, OPERATOR, ADMIN
+		ANONYMOUS, READER, REGISTRANT, STRANGER, OPERATOR, ADMIN,
+		/** A reader scoped to the fixture's services. */
+		SCOPED_READER,
+		/** A reader scoped to other services. */
+		OTHER_READER
 
 	}
 
 	enum Need {
 
-		NONE(EnumSet.allOf(Caller.class)),
-		READ(EnumSet.of(Caller.READER, Caller.REGISTRANT, Caller.STRANGER, Caller.OPERATOR, Caller.ADMIN)),
+		NONE(EnumSet.allOf(Caller.class)), ANY_TOKEN(EnumSet.complementOf(EnumSet.of(Caller.ANONYMOUS))),
+		/** Reading the service in the path. */
+		READ(EnumSet.of(Caller.READER, Caller.REGISTRANT, Caller.STRANGER, Caller.OPERATOR, Caller.ADMIN,
+				Caller.SCOPED_READER)),
+		/** Reading across services: no scoped reader. */
+		READ_ALL(EnumSet.of(Caller.READER, Caller.REGISTRANT, Caller.STRANGER, Caller.OPERATOR, Caller.ADMIN)),
 		REGISTER(EnumSet.of(Caller.REGISTRANT, Caller.OPERATOR, Caller.ADMIN)),
 		OPERATE(EnumSet.of(Caller.OPERATOR, Caller.ADMIN)), ADMINISTER(EnumSet.of(Caller.ADMIN));
 
@@ -93,7 +102,7 @@ class AccessMatrixTest {
 	static final String IN_SCOPE = "mxin";
 
 	static final List<Endpoint> ENDPOINTS = List.of(
-			new Endpoint("GET", "/v1/services", Need.READ, f -> Call.of("/v1/services")),
+			new Endpoint("GET", "/v1/services", Need.READ_ALL, f -> Call.of("/v1/services")),
 			new Endpoint("GET", "/v1/services/{service}", Need.READ, f -> Call.of("/v1/services/" + f.service())),
 			new Endpoint("PATCH", "/v1/services/{service}", Need.OPERATE,
 					f -> new Call("/v1/services/" + f.service(), "{\"leaseTtlSeconds\":40}")),
@@ -131,24 +140,24 @@ class AccessMatrixTest {
 					f -> new Call(release(f, "/abort"), null)),
 			new Endpoint("GET", "/v1/services/{service}/watch", Need.READ,
 					f -> Call.of("/v1/services/" + f.service() + "/watch")),
-			new Endpoint("GET", "/v1/watch", Need.READ, f -> Call.of("/v1/watch?service=" + f.service())),
+			new Endpoint("GET", "/v1/watch", Need.READ_ALL, f -> Call.of("/v1/watch?service=" + f.service())),
 			new Endpoint("GET", "/v1/services/{service}/subscribers", Need.READ,
 					f -> Call.of("/v1/services/" + f.service() + "/subscribers")),
 			new Endpoint("POST", "/v1/services/{service}/subscribers/{subscriber}/ack", Need.READ,
 					f -> new Call("/v1/services/" + f.service() + "/subscribers/lb-1/ack", "{\"revision\":1}")),
-			new Endpoint("GET", "/v1/prometheus/targets", Need.READ,
+			new Endpoint("GET", "/v1/prometheus/targets", Need.READ_ALL,
 					f -> Call.of("/v1/prometheus/targets?service=" + f.service())),
 			new Endpoint("GET", "/v1/audit", Need.OPERATE, f -> Call.of("/v1/audit?service=" + f.service())),
 			new Endpoint("GET", "/v1/nodes", Need.OPERATE, f -> Call.of("/v1/nodes")),
 			new Endpoint("GET", "/v1/tokens", Need.ADMINISTER, f -> Call.of("/v1/tokens")),
-			new Endpoint("GET", "/v1/tokens/self", Need.READ, f -> Call.of("/v1/tokens/self")),
+			new Endpoint("GET", "/v1/tokens/self", Need.ANY_TOKEN, f -> Call.of("/v1/tokens/self")),
 			new Endpoint("POST", "/v1/tokens", Need.ADMINISTER,
 					f -> new Call("/v1/tokens", "{\"name\":\"matrix\",\"role\":\"reader\"}")),
 			new Endpoint("DELETE", "/v1/tokens/{id}", Need.ADMINISTER, AccessMatrixTest::disposableToken),
 			new Endpoint("GET", "/v1/status/leader", Need.NONE, f -> Call.of("/v1/status/leader")),
 			// Without a token: an empty list, filtered as Consul filters by ACL.
 			new Endpoint("GET", "/v1/catalog/services", Need.NONE, f -> Call.of("/v1/catalog/services")),
-			new Endpoint("GET", "/v1/agent/self", Need.READ, f -> Call.of("/v1/agent/self")),
+			new Endpoint("GET", "/v1/agent/self", Need.ANY_TOKEN, f -> Call.of("/v1/agent/self")),
 			new Endpoint("GET", "/v1/catalog/service/{service}", Need.READ,
 					f -> Call.of("/v1/catalog/service/" + f.service())),
 			new Endpoint("GET", "/v1/health/service/{service}", Need.READ,
@@ -173,7 +182,7 @@ class AccessMatrixTest {
 			new Endpoint("GET", "/actuator/health", Need.NONE, f -> Call.of("/actuator/health")),
 			new Endpoint("GET", "/actuator/health/liveness", Need.NONE, f -> Call.of("/actuator/health/liveness")),
 			new Endpoint("GET", "/actuator/health/readiness", Need.NONE, f -> Call.of("/actuator/health/readiness")),
-			new Endpoint("GET", "/actuator/prometheus", Need.READ, f -> Call.of("/actuator/prometheus")),
+			new Endpoint("GET", "/actuator/prometheus", Need.READ_ALL, f -> Call.of("/actuator/prometheus")),
 			new Endpoint("GET", "/swagger-ui/index.html", Need.NONE, f -> Call.of("/swagger-ui/index.html")),
 			new Endpoint("GET", "/v3/api-docs", Need.NONE, f -> Call.of("/v3/api-docs")),
 			new Endpoint("GET", "/console/", Need.NONE, f -> Call.of("/console/")),
@@ -206,6 +215,10 @@ class AccessMatrixTest {
 				"{\"name\":\"matrix registrant\",\"role\":\"registrant\",\"services\":[\"" + IN_SCOPE + "-*\"]}"));
 		tokens.put(Caller.STRANGER,
 				create("{\"name\":\"matrix stranger\",\"role\":\"registrant\",\"services\":[\"elsewhere-*\"]}"));
+		tokens.put(Caller.SCOPED_READER, create(
+				"{\"name\":\"matrix scoped reader\",\"role\":\"reader\",\"services\":[\"" + IN_SCOPE + "-*\"]}"));
+		tokens.put(Caller.OTHER_READER,
+				create("{\"name\":\"matrix other reader\",\"role\":\"reader\",\"services\":[\"elsewhere-*\"]}"));
 		tokens.put(Caller.OPERATOR, create("{\"name\":\"matrix operator\",\"role\":\"operator\"}"));
 		tokens.put(Caller.ADMIN, create("{\"name\":\"matrix admin\",\"role\":\"admin\"}"));
 	}

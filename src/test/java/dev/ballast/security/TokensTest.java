@@ -261,7 +261,10 @@ class TokensTest {
 		assertThat(pointer(admin.send("POST", "/v1/tokens", "{\"name\":\"x\",\"role\":\"registrant\"}", null)))
 			.isEqualTo("/services");
 		assertThat(pointer(admin.send("POST", "/v1/tokens",
-				"{\"name\":\"x\",\"role\":\"reader\",\"services\":[\"payments-*\"]}", null)))
+				"{\"name\":\"x\",\"role\":\"operator\",\"services\":[\"payments-*\"]}", null)))
+			.isEqualTo("/services");
+		assertThat(pointer(admin.send("POST", "/v1/tokens",
+				"{\"name\":\"x\",\"role\":\"reader\",\"services\":[\"Payments.*\"]}", null)))
 			.isEqualTo("/services");
 		assertThat(pointer(admin.send("POST", "/v1/tokens",
 				"{\"name\":\"x\",\"role\":\"registrant\",\"services\":[\"Payments.*\"]}", null)))

@@ -27,7 +27,9 @@ public final class TestDatabase implements ApplicationContextInitializer<Configu
 			.of("spring.datasource.url=" + db.url(), "spring.datasource.username=" + db.user(),
 					"spring.datasource.password=" + db.password(), Admin.bootstrapProperty(),
 					// The DNS responder on a free port, so that dns/ tests reach it.
-					"ballast.dns.port=0")
+					"ballast.dns.port=0",
+					// The xDS server on a free port, so that xds/ tests reach it.
+					"ballast.xds.port=0")
 			.applyTo(context);
 	}
 
