@@ -19,10 +19,15 @@ import java.util.Set;
  * registry's own network failed, the excess stay routable and CRITICAL so balancers keep
  * a chance to reach them; they are ejected, oldest expiry first, as the cap allows.
  * <p>
- * The floor is the guard's ({@link MaxUnroutable#averageShare}): while nothing at all is
- * out, one instance may be ejected if it carries no more than an average instance's
- * share, so a small service of like instances still loses a dead one. Ejection never
- * takes the last routable instance.
+ * The floor: while nothing at all is out, one instance may be ejected whatever it weighs,
+ * as Envoy's outlier detection ejects at least one host whatever its
+ * {@code max_ejection_percent}. It is not the guard's weighted floor
+ * ({@link MaxUnroutable#averageShare}) on purpose: an operator's action takes away
+ * capacity that works, so a dominant instance needs a raised budget, while a failing
+ * instance's capacity answers errors, and holding the heaviest dead instance of
+ * 300/200/100 routable would send half the traffic to it. One at a time stays the rule:
+ * once anything is out, the cap alone decides. Ejection never takes the last routable
+ * instance.
  */
 public final class EjectionCap {
 
@@ -72,7 +77,6 @@ public final class EjectionCap {
 		long scopeBase = Math.max(base, capacity);
 		long allowance = Share.of(scopeBase, maxEjectionPercent);
 		long out = scopeBase - members.stream().mapToLong(Member::serving).sum();
-		long average = MaxUnroutable.averageShare(members.stream().map(member -> (long) member.weight()).toList());
 		long routable = members.stream().filter(Member::routable).count();
 		List<Member> candidates = new ArrayList<>(members.stream().filter(m -> m.expired() && !m.ejected()).toList());
 		candidates.sort(Comparator.comparing(Member::expiresAt).thenComparing(Member::id));
@@ -81,7 +85,7 @@ public final class EjectionCap {
 		for (Member candidate : candidates) {
 			boolean lastRoutable = candidate.routable() && routable <= 1;
 			boolean fits = out + candidate.serving() <= allowance;
-			boolean alone = out == 0 && candidate.weight() <= average;
+			boolean alone = out == 0;
 			if (!lastRoutable && (fits || alone)) {
 				eject.add(candidate.id());
 				out += candidate.serving();

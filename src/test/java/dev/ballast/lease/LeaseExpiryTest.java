@@ -333,11 +333,13 @@ class LeaseExpiryTest {
 		jdbc.sql("INSERT INTO service (name) VALUES (?)").param(service).update();
 		jdbc.sql("""
 				INSERT INTO instance (service, id, address, port, weight, effective_weight, nominal_weight,
-				                      lease_ttl_seconds, last_renewed_at, registered_at, revision, health)
+				                      lease_ttl_seconds, last_renewed_at, registered_at, revision, health,
+				                      critical_reason)
 				SELECT ?, 'i' || n, '10.0.0.1', 80, 100, 100, 100, 30, ?, ?, 1,
-				       CASE WHEN n < ? THEN 'PASSING' ELSE 'CRITICAL' END
+				       CASE WHEN n < ? THEN 'PASSING' ELSE 'CRITICAL' END,
+				       CASE WHEN n < ? THEN NULL ELSE 'reported-critical' END
 				  FROM generate_series(0, ?) AS n""")
-			.params(service, Timestamp.from(renewedAt), Timestamp.from(renewedAt), passing, passing)
+			.params(service, Timestamp.from(renewedAt), Timestamp.from(renewedAt), passing, passing, passing)
 			.update();
 		try {
 			Integer extended = transactions.execute(status -> store.extendLeases(Duration.ofMinutes(7)));

@@ -164,10 +164,10 @@ class AccessMatrixTest {
 					f -> Call.of("/v1/health/service/" + f.service() + "?passing")),
 			new Endpoint("GET", "/v1/health/checks/{service}", Need.READ,
 					f -> Call.of("/v1/health/checks/" + f.service())),
-			new Endpoint("GET", "/v1/agent/services", Need.READ, f -> Call.of("/v1/agent/services")),
-			new Endpoint("GET", "/v1/agent/service/{id}", Need.READ,
+			new Endpoint("GET", "/v1/agent/services", Need.READ_ALL, f -> Call.of("/v1/agent/services")),
+			new Endpoint("GET", "/v1/agent/service/{id}", Need.READ_ALL,
 					f -> Call.of("/v1/agent/service/" + consulInstance(f))),
-			new Endpoint("GET", "/v1/agent/checks", Need.READ, f -> Call.of("/v1/agent/checks")),
+			new Endpoint("GET", "/v1/agent/checks", Need.READ_ALL, f -> Call.of("/v1/agent/checks")),
 			new Endpoint("PUT", "/v1/agent/service/register", Need.REGISTER,
 					f -> new Call("/v1/agent/service/register",
 							"""

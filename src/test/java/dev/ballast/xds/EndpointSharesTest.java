@@ -180,8 +180,8 @@ class EndpointSharesTest {
 
 	private static InstanceView instance(String id, String address, String zone, int weight) {
 		return new InstanceView("s", id, address, Port.of(9000), zone, Weight.of(weight), Weight.of(weight), weight > 0,
-				Mode.SERVING, null, null, List.of(), Health.PASSING, Map.of(), List.of(), LeaseTtl.ofSeconds(30),
-				Instant.EPOCH, 1);
+				Mode.SERVING, null, null, List.of(), Health.PASSING, null, null, Map.of(), List.of(),
+				LeaseTtl.ofSeconds(30), Instant.EPOCH, 1);
 	}
 
 	/** A fraction in lowest terms, so that equal shares are equal objects. */
