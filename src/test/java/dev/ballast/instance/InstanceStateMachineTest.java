@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import dev.ballast.instance.Admission.Change;
+import dev.ballast.weight.BudgetOracle;
 import dev.ballast.weight.CapacityPeak;
 import dev.ballast.weight.EjectionCap;
 import dev.ballast.weight.LocalityPolicy;
@@ -801,7 +802,7 @@ class InstanceStateMachineTest {
 					long[] is = scope.getValue();
 					long[] had = was.getOrDefault(scope.getKey(), new long[6]);
 					boolean tookNothing = is[1] <= had[1] && is[2] <= had[2];
-					assertThat(tookNothing || within(settings.maxUnroutable(), is))
+					assertThat(tookNothing || BudgetOracle.within(settings.maxUnroutable(), is))
 						.as("%s: base %d, out %d, instances out %d %s", scope.getKey(), is[0], is[1], is[2], where)
 						.isTrue();
 				}
@@ -813,7 +814,8 @@ class InstanceStateMachineTest {
 				Map<String, long[]> heldUnshared = figures(unshared, unshared, true);
 				figures(unshared, shared, true).forEach((scope, is) -> {
 					long[] had = heldUnshared.getOrDefault(scope, new long[6]);
-					assertThat((is[1] <= had[1] && is[2] <= had[2]) || within(settings.maxUnroutable(), is))
+					assertThat(
+							(is[1] <= had[1] && is[2] <= had[2]) || BudgetOracle.within(settings.maxUnroutable(), is))
 						.as("%s as a release kept its shares (%s to %s) %s", scope, describe(unshared),
 								describe(shared), where)
 						.isTrue();
@@ -886,19 +888,6 @@ class InstanceStateMachineTest {
 				}
 				assertThat(total > 0).as("zone %s serves while the flat view does %s", zone, where).isEqualTo(flat > 0);
 			}
-		}
-
-		private static boolean within(MaxUnroutable limit, long[] figures) {
-			long base = figures[0];
-			long unroutable = figures[1];
-			long out = figures[2];
-			long largest = figures[3];
-			if (limit.percent()) {
-				long carrying = figures[5];
-				boolean average = carrying > 0 && unroutable * carrying <= figures[4] + carrying - 1;
-				return unroutable * 100 <= base * limit.value() || (limit.value() > 0 && out <= 1 && average);
-			}
-			return out <= limit.value() && unroutable <= largest;
 		}
 
 		private static String zone(int draw) {

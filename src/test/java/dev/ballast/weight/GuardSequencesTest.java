@@ -148,35 +148,13 @@ class GuardSequencesTest {
 				long[] is = scope.getValue();
 				long[] was = before.getOrDefault(scope.getKey(), new long[] { 0, 0, 0, 0, 0, 0 });
 				boolean tookNothing = is[1] <= was[1] && is[2] <= was[2];
-				if (!tookNothing && !within(limit, is)) {
+				if (!tookNothing && !BudgetOracle.within(limit, is)) {
 					return Optional.of("%s after %s: base %d, unroutable %d, out %d (steps %s)"
 						.formatted(scope.getKey(), step, is[0], is[1], is[2], sequence));
 				}
 			}
 		}
 		return Optional.empty();
-	}
-
-	/**
-	 * The budget as defined: a percent of the base, or (for a percent above 0) one
-	 * instance when it is the only one out and takes no more than an average instance
-	 * carries (the instances' capacities over their number, rounded up); a count N: N
-	 * instances out, and no more than the N largest carry. {@code figures[3]} holds what
-	 * the N largest carry, {@code figures[4]} and {@code figures[5]} the sum of the
-	 * instances' capacities and how many carry any.
-	 */
-	private static boolean within(MaxUnroutable limit, long[] figures) {
-		long base = figures[0];
-		long unroutable = figures[1];
-		long out = figures[2];
-		long largest = figures[3];
-		if (limit.percent()) {
-			long carrying = figures[5];
-			// unroutable <= ceil(sum / carrying), in integers
-			boolean average = carrying > 0 && unroutable * carrying <= figures[4] + carrying - 1;
-			return unroutable * 100 <= base * limit.value() || (limit.value() > 0 && out <= 1 && average);
-		}
-		return out <= limit.value() && unroutable <= largest;
 	}
 
 	/** How a guard decides: admitted when it returns true. */
