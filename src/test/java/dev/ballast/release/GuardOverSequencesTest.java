@@ -168,8 +168,8 @@ class GuardOverSequencesTest {
 		String service = ReleaseModesTest.service(api, "badlimit", 1, null);
 		for (String body : List.of("{\"maxUnroutable\":\"25 %\"}", "{\"maxUnroutable\":\"101%\"}",
 				"{\"maxUnroutable\":\"-1\"}", "{\"maxUnroutable\":\"01\"}", "{\"maxUnroutable\":\"10001\"}",
-				"{\"maxUnroutable\":1}", "{\"maxUnroutable\":null}", "{\"maxUnroutable\":\"\"}",
-				"{\"maxUnroutable\":\"1\\u0000\"}")) {
+				"{\"maxUnroutable\":1.5}", "{\"maxUnroutable\":-1}", "{\"maxUnroutable\":null}",
+				"{\"maxUnroutable\":\"\"}", "{\"maxUnroutable\":\"1\\u0000\"}")) {
 			Api.Reply reply = api.send("PATCH", "/v1/services/" + service, body, null);
 			assertThat(reply.status()).as(body).isEqualTo(422);
 			assertThat(reply.body()).as(body).contains("/maxUnroutable");
