@@ -23,6 +23,7 @@ import dev.ballast.weight.Weight;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -119,7 +120,11 @@ class GroupedWritesTest {
 				.params(a, id)
 				.query(String.class)
 				.single();
-			assertThat(json.readTree(payload)).isEqualTo(api.get(path(a, id)).json());
+			// The instance resource adds the checks the registry runs, which no event
+			// carries.
+			ObjectNode answered = (ObjectNode) api.get(path(a, id)).json().deepCopy();
+			answered.remove("checks");
+			assertThat(json.readTree(payload)).isEqualTo(answered);
 		}
 	}
 
