@@ -187,6 +187,28 @@ class WriteEndpointsFuzzTest {
 	}
 
 	/**
+	 * Found by the fuzzer: an Accept header with an unbalanced quote made Spring's media
+	 * type parser throw an index error while it picked the handler for the write's 406,
+	 * answered 500. Refused with 406 on a write and a read alike, nothing written.
+	 */
+	@Test
+	void anUnreadableAcceptIsRefusedWith406() {
+		Fixture fixture = Fixture.create(false);
+		String unreadable = "\"!!G!)%%s/-";
+		String instance = "/v1/services/%s/instances/a".formatted(fixture.service);
+		for (String method : List.of("PATCH", "GET")) {
+			List<String> before = snapshot(fixture);
+			HttpResponse<String> response = api.raw(method,
+					method.equals("GET") ? instance : "/v1/services/" + fixture.service,
+					method.equals("PATCH") ? "{\"defaultWeight\":50}" : null,
+					Map.of("Accept", unreadable, "Content-Type", "application/json"), HANG);
+			assertThat(response.statusCode()).as(method).isEqualTo(406);
+			assertThat(response.body()).as(method).contains("Accept header cannot be read");
+			assertThat(snapshot(fixture)).as(method).isEqualTo(before);
+		}
+	}
+
+	/**
 	 * Malformed percent escapes, which the JDK client will not send: refused by the
 	 * server with 400, nothing written.
 	 */

@@ -9,7 +9,6 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
@@ -57,25 +56,20 @@ class WriteNegotiation implements WebMvcConfigurer, HandlerInterceptor {
 	}
 
 	/**
-	 * The type parses: an unreadable one was refused by {@link UnreadableContentType}.
+	 * The type parses: an unreadable one was refused by {@link UnreadableMediaTypes}.
 	 */
 	private static boolean isWildcard(String contentType) {
 		MediaType type = MediaType.parseMediaType(contentType);
 		return type.isWildcardType() || type.isWildcardSubtype();
 	}
 
-	/** As Spring reads the header: absent or empty accepts anything. */
-	private static List<MediaType> accepted(HttpServletRequest request) throws HttpMediaTypeNotAcceptableException {
-		List<String> values = Collections.list(request.getHeaders(HttpHeaders.ACCEPT));
-		try {
-			List<MediaType> types = MediaType.parseMediaTypes(values);
-			return types.isEmpty() ? List.of(MediaType.ALL) : types;
-		}
-		// Spring's parser throws an index error, not its own exception, on some malformed
-		// values (unbalanced quotes).
-		catch (InvalidMediaTypeException | IndexOutOfBoundsException ex) {
-			throw new HttpMediaTypeNotAcceptableException("Could not parse 'Accept' header " + values);
-		}
+	/**
+	 * As Spring reads the header: absent or empty accepts anything. It parses: an
+	 * unreadable one was refused by {@link UnreadableMediaTypes}.
+	 */
+	private static List<MediaType> accepted(HttpServletRequest request) {
+		List<MediaType> types = MediaType.parseMediaTypes(Collections.list(request.getHeaders(HttpHeaders.ACCEPT)));
+		return types.isEmpty() ? List.of(MediaType.ALL) : types;
 	}
 
 }
