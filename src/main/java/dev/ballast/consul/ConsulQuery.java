@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import dev.ballast.instance.Tags;
-import dev.ballast.instance.ZoneView;
+import dev.ballast.registry.Tags;
+import dev.ballast.registry.ZoneView;
 
 import org.springframework.http.HttpStatus;
 

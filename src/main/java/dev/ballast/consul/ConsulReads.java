@@ -9,8 +9,8 @@ import dev.ballast.instance.BlockingQuery;
 import dev.ballast.instance.BlockingReads;
 import dev.ballast.instance.BlockingWait;
 import dev.ballast.instance.InstanceDirectory;
-import dev.ballast.instance.InstanceList;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.ServiceName;
 
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;

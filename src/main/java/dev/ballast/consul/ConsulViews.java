@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.ballast.instance.Health;
-import dev.ballast.instance.InstanceList;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.StoredCheck;
-import dev.ballast.instance.Tags;
+import dev.ballast.registry.Health;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.StoredCheck;
+import dev.ballast.registry.Tags;
 
 /**
  * Ballast's instances in Consul's shapes, translated so that every Consul consumer routes

@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 
-import dev.ballast.instance.ServiceName;
-import dev.ballast.instance.ZoneView;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.ZoneView;
 import dev.ballast.web.InvalidRequestException;
 import org.xbill.DNS.Name;
 

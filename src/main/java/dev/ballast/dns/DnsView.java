@@ -10,10 +10,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 import dev.ballast.instance.BlockingReads;
-import dev.ballast.instance.InstanceList;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.ServiceName;
-import dev.ballast.instance.ZoneView;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.ZoneView;
 import org.xbill.DNS.Name;
 
 /**

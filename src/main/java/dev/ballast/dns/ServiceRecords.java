@@ -14,10 +14,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.ballast.instance.Health;
-import dev.ballast.instance.InstanceList;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.Mode;
+import dev.ballast.registry.Health;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.Mode;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.NameTooLongException;
 import org.xbill.DNS.TextParseException;
@@ -90,7 +90,7 @@ record ServiceRecords(long revision, List<Entry> listed, Map<String, Entry> byLa
 
 	/**
 	 * The records of {@code list} with the weights of {@code view}: the list itself for
-	 * the flat view, or its view for one zone ({@link dev.ballast.instance.ZoneView}),
+	 * the flat view, or its view for one zone ({@link dev.ballast.registry.ZoneView}),
 	 * the same instances in the same order. A zone's records list the same instances as
 	 * the flat ones: an instance the zone's view gives no traffic (one of another zone,
 	 * most of the time) is listed with SRV weight 0, as a drained one, so that HAProxy

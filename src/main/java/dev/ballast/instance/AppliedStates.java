@@ -2,6 +2,9 @@ package dev.ballast.instance;
 
 import java.util.Optional;
 
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.ServiceName;
+
 /**
  * The state of each service this node has applied from the change log. Reads ask it while
  * the database is unreachable and answer with the newer of it and what they read

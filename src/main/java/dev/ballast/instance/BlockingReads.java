@@ -4,6 +4,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.ServiceName;
+
 /**
  * What every read that must stay fresh (this module's blocking reads, Consul's, DNS, xDS)
  * needs from the node's following of committed changes: the blocking-query parameters, a

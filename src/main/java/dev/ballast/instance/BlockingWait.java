@@ -3,6 +3,9 @@ package dev.ballast.instance;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.ServiceName;
+
 import org.springframework.web.context.request.async.DeferredResult;
 
 /**

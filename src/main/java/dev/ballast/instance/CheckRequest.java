@@ -7,6 +7,11 @@ import java.util.Objects;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
+import dev.ballast.registry.CheckDefinition;
+import dev.ballast.registry.CheckKind;
+import dev.ballast.registry.CheckRefusal;
+import dev.ballast.registry.CheckTargets;
+import dev.ballast.registry.Port;
 import dev.ballast.web.InvalidRequestException;
 
 import io.swagger.v3.oas.annotations.media.Schema;

@@ -2,6 +2,11 @@ package dev.ballast.instance;
 
 import java.time.Instant;
 
+import dev.ballast.registry.CheckDefinition;
+import dev.ballast.registry.CheckKind;
+import dev.ballast.registry.Checks;
+import dev.ballast.registry.StoredCheck;
+
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**

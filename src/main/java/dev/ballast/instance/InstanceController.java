@@ -2,6 +2,11 @@ package dev.ballast.instance;
 
 import java.util.List;
 
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.ZoneView;
 import dev.ballast.web.ForceParameter;
 import dev.ballast.web.Problem;
 import dev.ballast.web.RequestReader;

@@ -2,6 +2,8 @@ package dev.ballast.instance;
 
 import java.util.List;
 
+import dev.ballast.registry.InstanceView;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.swagger.v3.oas.annotations.media.Schema;

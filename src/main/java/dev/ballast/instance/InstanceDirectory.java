@@ -3,6 +3,19 @@ package dev.ballast.instance;
 import java.util.List;
 import java.util.Map;
 
+import dev.ballast.registry.CheckDefinition;
+import dev.ballast.registry.CheckRefusal;
+import dev.ballast.registry.CheckTargets;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.InstanceStore;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.LeaseTtl;
+import dev.ballast.registry.Port;
+import dev.ballast.registry.ReportedHealth;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.Tags;
+import dev.ballast.registry.WritePath;
 import dev.ballast.weight.Weight;
 import tools.jackson.databind.node.IntNode;
 

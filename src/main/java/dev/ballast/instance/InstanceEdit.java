@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import dev.ballast.registry.Tags;
+import dev.ballast.registry.ZoneView;
 import dev.ballast.web.Expectation;
 import dev.ballast.weight.Weight;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -18,7 +20,7 @@ import tools.jackson.databind.JsonNode;
 @Schema(name = "InstanceEdit", description = "JSON merge patch (RFC 7386) of an instance's editable fields")
 record InstanceEdit(
 		@Schema(implementation = Weight.class, example = "50") @Expectation(RegistrationRequest.WEIGHT) JsonNode weight,
-		@Schema(example = "az-2") @Pattern(regexp = RegistrationRequest.ZONE_PATTERN,
+		@Schema(example = "az-2") @Pattern(regexp = ZoneView.ZONE_PATTERN,
 				message = RegistrationRequest.ZONE) String zone,
 		@Schema(example = "{\"version\":\"2.4.2\",\"canary\":null}") Map<String, String> metadata,
 		@ArraySchema(schema = @Schema(minLength = 1, maxLength = Tags.MAX_LENGTH), maxItems = Tags.MAX_TAGS,

@@ -7,6 +7,15 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 import dev.ballast.database.ConnectionFailure;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.InstanceStore;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.LocalitySetting;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.ServiceSettings;
+import dev.ballast.registry.ServiceStore;
+import dev.ballast.registry.ServiceSummary;
 import dev.ballast.web.NotFoundException;
 
 import org.springframework.stereotype.Service;

@@ -5,6 +5,13 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 
 import dev.ballast.database.Reachability;
+import dev.ballast.registry.Checks;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.Tags;
+import dev.ballast.registry.ZoneView;
 import dev.ballast.web.NotFoundException;
 
 import org.springframework.dao.DataAccessException;

@@ -1,5 +1,7 @@
 package dev.ballast.instance;
 
+import dev.ballast.registry.LeaseTtl;
+import dev.ballast.registry.Port;
 import dev.ballast.web.IntegerType;
 
 import org.springframework.context.annotation.Bean;

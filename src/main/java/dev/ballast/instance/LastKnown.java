@@ -6,6 +6,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.ServiceSummary;
+
 import org.springframework.stereotype.Component;
 
 /**

@@ -1,5 +1,7 @@
 package dev.ballast.instance;
 
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.web.PathParameters;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 

@@ -2,6 +2,8 @@ package dev.ballast.instance;
 
 import java.util.List;
 
+import dev.ballast.registry.InstanceView;
+
 /**
  * The outcome of a registration.
  *

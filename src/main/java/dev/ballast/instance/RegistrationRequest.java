@@ -3,6 +3,11 @@ package dev.ballast.instance;
 import java.util.List;
 import java.util.Map;
 
+import dev.ballast.registry.CheckDefinition;
+import dev.ballast.registry.LeaseTtl;
+import dev.ballast.registry.Port;
+import dev.ballast.registry.Tags;
+import dev.ballast.registry.ZoneView;
 import dev.ballast.web.Expectation;
 import dev.ballast.weight.Weight;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -25,7 +30,7 @@ record RegistrationRequest(
 		@Schema(requiredMode = Schema.RequiredMode.REQUIRED) @NotNull(message = PORT) Port port,
 		@Schema(implementation = Weight.class,
 				description = "Defaults to the service's defaultWeight. Under the STRICT policy only a JSON integer is accepted.") @Expectation(WEIGHT) JsonNode weight,
-		@Schema(example = "az-1") @Pattern(regexp = ZONE_PATTERN, message = ZONE) String zone,
+		@Schema(example = "az-1") @Pattern(regexp = ZoneView.ZONE_PATTERN, message = ZONE) String zone,
 		@Schema(example = "{\"version\":\"2.4.1\"}") Map<String, String> metadata,
 		@ArraySchema(schema = @Schema(minLength = 1, maxLength = Tags.MAX_LENGTH), maxItems = Tags.MAX_TAGS,
 				arraySchema = @Schema(
@@ -47,8 +52,6 @@ record RegistrationRequest(
 
 	static final String PORT = "must be " + Port.EXPECTED;
 
-	static final String ZONE_PATTERN = "^[A-Za-z0-9._-]{1,63}$";
-
-	static final String ZONE = "must match " + ZONE_PATTERN;
+	static final String ZONE = "must match " + ZoneView.ZONE_PATTERN;
 
 }

@@ -5,13 +5,15 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.web.DatabaseRefusal;
 import dev.ballast.web.OutcomeUnknownException;
 import dev.ballast.web.ReadBody;
 import dev.ballast.web.RequestReader;
 import dev.ballast.web.ShortWay;
-import dev.ballast.web.ShortWays;
 import dev.ballast.web.ShortWays.InstancePath;
+import dev.ballast.web.ShortWays;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.ObjectMapper;

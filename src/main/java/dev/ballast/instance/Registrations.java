@@ -7,6 +7,22 @@ import java.util.Optional;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
+import dev.ballast.registry.CheckDefinition;
+import dev.ballast.registry.CheckRefusal;
+import dev.ballast.registry.CheckTargets;
+import dev.ballast.registry.Committed;
+import dev.ballast.registry.Guard;
+import dev.ballast.registry.Instance;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.LeaseTtl;
+import dev.ballast.registry.LockedService;
+import dev.ballast.registry.Metadata;
+import dev.ballast.registry.ReportedHealth;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.ServiceSettings;
+import dev.ballast.registry.Tags;
+import dev.ballast.registry.WritePath;
 import dev.ballast.weight.Weight;
 
 import org.springframework.stereotype.Service;

@@ -2,6 +2,8 @@ package dev.ballast.instance;
 
 import java.util.List;
 
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.ServiceSummary;
 import dev.ballast.web.ForceParameter;
 import dev.ballast.web.Problem;
 import io.swagger.v3.oas.annotations.Operation;

@@ -4,6 +4,13 @@ import java.util.List;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
+import dev.ballast.registry.Changes;
+import dev.ballast.registry.Committed;
+import dev.ballast.registry.Guard;
+import dev.ballast.registry.Instance;
+import dev.ballast.registry.LockedService;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.WritePath;
 import dev.ballast.web.ConflictException;
 
 import org.springframework.stereotype.Service;

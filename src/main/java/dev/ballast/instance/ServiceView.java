@@ -1,9 +1,14 @@
 package dev.ballast.instance;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.ballast.registry.LeaseTtl;
+import dev.ballast.registry.LocalitySetting;
+import dev.ballast.registry.ServiceCounts;
+import dev.ballast.registry.ServiceSettings;
+import dev.ballast.registry.SettingsView;
 import dev.ballast.weight.Share;
-import dev.ballast.weight.WeightPolicy;
 import dev.ballast.weight.Weight;
+import dev.ballast.weight.WeightPolicy;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /** A service's settings with the counts of its instances. */

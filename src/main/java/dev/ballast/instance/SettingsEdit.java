@@ -1,9 +1,13 @@
 package dev.ballast.instance;
 
+import dev.ballast.registry.LeaseTtl;
+import dev.ballast.registry.LocalitySetting;
+import dev.ballast.registry.ServiceSettings;
+import dev.ballast.registry.SettingsView;
 import dev.ballast.web.Expectation;
 import dev.ballast.weight.MaxUnroutable;
-import dev.ballast.weight.WeightPolicy;
 import dev.ballast.weight.Weight;
+import dev.ballast.weight.WeightPolicy;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -23,19 +27,19 @@ record SettingsEdit(
 				Integer.class, String.class }, example = "1", requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(
 						message = LIMIT) @Expectation(LIMIT) JsonNode maxUnroutable,
 		@Schema(minimum = "0", maximum = "100", example = "25",
-				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = PERCENT) @Min(value = 0,
-						message = PERCENT) @Max(value = 100, message = PERCENT) Integer maxUnroutablePercent,
+				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = ServiceSettings.PERCENT) @Min(
+						value = 0, message = ServiceSettings.PERCENT) @Max(value = 100,
+								message = ServiceSettings.PERCENT) Integer maxUnroutablePercent,
 		@Schema(minimum = "0", maximum = "100", example = "20",
-				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = PERCENT) @Min(value = 0,
-						message = PERCENT) @Max(value = 100, message = PERCENT) Integer maxEjectionPercent,
+				requiredMode = Schema.RequiredMode.NOT_REQUIRED) @NotNull(message = ServiceSettings.PERCENT) @Min(
+						value = 0, message = ServiceSettings.PERCENT) @Max(value = 100,
+								message = ServiceSettings.PERCENT) Integer maxEjectionPercent,
 		@Schema(requiredMode = Schema.RequiredMode.NOT_REQUIRED,
 				description = "The locality policy; null turns it off (the flat view)") @Valid @Expectation(LocalitySetting.EXPECTED) LocalitySetting locality){
 
 	static final String POLICY = "must be one of STRICT, NORMALIZE";
 
 	static final String TTL = "must be " + LeaseTtl.EXPECTED;
-
-	static final String PERCENT = "must be an integer from 0 to 100";
 
 	static final String LIMIT = "must be " + MaxUnroutable.EXPECTED;
 

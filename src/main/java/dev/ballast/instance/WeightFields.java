@@ -3,6 +3,8 @@ package dev.ballast.instance;
 import java.util.List;
 
 import dev.ballast.database.Synchronizations;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.ServiceSettings;
 import dev.ballast.web.InvalidRequestException;
 import dev.ballast.weight.Weight;
 import dev.ballast.weight.WeightReader;

@@ -6,8 +6,16 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.ballast.audit.Action;
-import dev.ballast.database.AdvisoryLock;
 import dev.ballast.audit.AuditEntry;
+import dev.ballast.database.AdvisoryLock;
+import dev.ballast.registry.Committed;
+import dev.ballast.registry.Guard;
+import dev.ballast.registry.Instance;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.LockedService;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.WritePath;
 import dev.ballast.weight.Weight;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

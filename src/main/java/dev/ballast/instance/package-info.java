@@ -1,12 +1,11 @@
 /**
- * Services and their instances: registration and deregistration, the instance record and
- * the service settings, queries, and operator edits. Every write locks the service row,
- * bumps the service's revision and announces the change to every {@link Changed}
- * ({@link InstanceChanged}, {@link ServiceChanged}, {@link ServiceRemoved}) inside the
- * same transaction, so that the change log always matches the state; a write that changes
- * nothing bumps nothing.
+ * Registration, reads and operator edits of services and their instances, over HTTP and
+ * for the other entrances (the Consul-compatible one): each write goes through the
+ * registry module's write path ({@link dev.ballast.registry.WritePath}), each read answers
+ * from one snapshot of the database or, while it is unreachable, from the state this node
+ * applied from the change log.
  */
-@ApplicationModule(allowedDependencies = { "audit", "database", "web", "weight" })
+@ApplicationModule(allowedDependencies = { "audit", "database", "registry", "web", "weight" })
 package dev.ballast.instance;
 
 import org.springframework.modulith.ApplicationModule;

@@ -8,17 +8,17 @@ import java.util.stream.Stream;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
-import dev.ballast.instance.Committed;
-import dev.ballast.instance.CriticalReason;
-import dev.ballast.instance.Guard;
-import dev.ballast.instance.Health;
-import dev.ballast.instance.Instance;
-import dev.ballast.instance.InstanceId;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.LockedService;
-import dev.ballast.instance.Mode;
-import dev.ballast.instance.ServiceName;
-import dev.ballast.instance.WritePath;
+import dev.ballast.registry.Committed;
+import dev.ballast.registry.CriticalReason;
+import dev.ballast.registry.Guard;
+import dev.ballast.registry.Health;
+import dev.ballast.registry.Instance;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.LockedService;
+import dev.ballast.registry.Mode;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.WritePath;
 import dev.ballast.weight.EjectionCap;
 import dev.ballast.weight.Weight;
 
@@ -164,7 +164,7 @@ public class HealthReports {
 	 * {@code renewed} (the instance as it reports, just renewed: passing, not ejected)
 	 * turned CRITICAL by its failing report: ejected if it was already, or if the
 	 * ejection cap allows; held routable otherwise. Also what a registration that reports
-	 * itself critical stores ({@link dev.ballast.instance.ReportedHealth}), so that it
+	 * itself critical stores ({@link dev.ballast.registry.ReportedHealth}), so that it
 	 * appears once, already critical.
 	 * @param locked its service, locked, as it stands before the report
 	 */

@@ -1,7 +1,7 @@
 package dev.ballast.lease;
 
-import dev.ballast.instance.InstanceId;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.ServiceName;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;

@@ -3,7 +3,7 @@ package dev.ballast.lease;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
-import dev.ballast.instance.Mode;
+import dev.ballast.registry.Mode;
 import dev.ballast.weight.Weight;
 import io.swagger.v3.oas.annotations.media.Schema;
 

@@ -15,12 +15,12 @@ import java.util.function.Consumer;
 
 import dev.ballast.database.Synchronizations;
 import dev.ballast.database.ThisNode;
-import dev.ballast.instance.Health;
-import dev.ballast.instance.InstanceChanged;
-import dev.ballast.instance.Changed;
-import dev.ballast.instance.InstanceId;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.Health;
+import dev.ballast.registry.InstanceChanged;
+import dev.ballast.registry.Changed;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.web.NotFoundException;
 import io.micrometer.core.instrument.Counter;
 import jakarta.annotation.PreDestroy;

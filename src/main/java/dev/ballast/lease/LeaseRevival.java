@@ -3,13 +3,13 @@ package dev.ballast.lease;
 import java.time.Instant;
 import java.util.Optional;
 
-import dev.ballast.instance.Checks;
-import dev.ballast.instance.Health;
-import dev.ballast.instance.Instance;
-import dev.ballast.instance.InstanceId;
-import dev.ballast.instance.Guard;
-import dev.ballast.instance.WritePath;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.Checks;
+import dev.ballast.registry.Health;
+import dev.ballast.registry.Instance;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.Guard;
+import dev.ballast.registry.WritePath;
+import dev.ballast.registry.ServiceName;
 
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;

@@ -2,7 +2,7 @@ package dev.ballast.lease;
 
 import java.time.Duration;
 
-import dev.ballast.instance.LeaseTtl;
+import dev.ballast.registry.LeaseTtl;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;

@@ -1,8 +1,8 @@
 package dev.ballast.lease;
 
-import dev.ballast.instance.Health;
-import dev.ballast.instance.LeaseTtl;
-import dev.ballast.instance.Mode;
+import dev.ballast.registry.Health;
+import dev.ballast.registry.LeaseTtl;
+import dev.ballast.registry.Mode;
 import dev.ballast.weight.Weight;
 
 /**

@@ -10,10 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.ballast.database.AdvisoryLock;
-import dev.ballast.instance.Health;
-import dev.ballast.instance.LeaseTtl;
-import dev.ballast.instance.Mode;
-import dev.ballast.instance.WritePath;
+import dev.ballast.registry.Health;
+import dev.ballast.registry.LeaseTtl;
+import dev.ballast.registry.Mode;
+import dev.ballast.registry.WritePath;
 import dev.ballast.weight.Weight;
 
 import org.springframework.jdbc.core.JdbcTemplate;

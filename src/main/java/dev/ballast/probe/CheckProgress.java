@@ -1,7 +1,7 @@
 package dev.ballast.probe;
 
-import dev.ballast.instance.CheckDefinition;
-import dev.ballast.instance.CheckStatus;
+import dev.ballast.registry.CheckDefinition;
+import dev.ballast.registry.CheckStatus;
 
 /**
  * A check's status and the results in a row behind it, as Consul's

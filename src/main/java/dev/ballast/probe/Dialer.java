@@ -13,9 +13,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import dev.ballast.instance.CheckDefinition;
-import dev.ballast.instance.CheckTargets;
-import dev.ballast.instance.Port;
+import dev.ballast.registry.CheckDefinition;
+import dev.ballast.registry.CheckTargets;
+import dev.ballast.registry.Port;
 
 /**
  * Opens a probe's connection: resolves the check's host once, inside the probe's

@@ -7,9 +7,9 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
-import dev.ballast.instance.CheckDefinition;
-import dev.ballast.instance.CheckStatus;
-import dev.ballast.instance.Port;
+import dev.ballast.registry.CheckDefinition;
+import dev.ballast.registry.CheckStatus;
+import dev.ballast.registry.Port;
 
 /**
  * {@code grpc.health.v1.Health/Check} over plaintext HTTP/2 (prior knowledge), written

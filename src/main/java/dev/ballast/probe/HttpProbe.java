@@ -18,10 +18,10 @@ import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 
-import dev.ballast.instance.CheckDefinition;
-import dev.ballast.instance.CheckStatus;
-import dev.ballast.instance.Port;
-import dev.ballast.instance.StoredCheck;
+import dev.ballast.registry.CheckDefinition;
+import dev.ballast.registry.CheckStatus;
+import dev.ballast.registry.Port;
+import dev.ballast.registry.StoredCheck;
 
 /**
  * An HTTP(S) GET or HEAD, judged as Consul judges it: 2xx passing, 429 warning, anything

@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import dev.ballast.instance.Checks;
-import dev.ballast.instance.ServiceName;
-import dev.ballast.instance.StoredCheck;
+import dev.ballast.registry.Checks;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.StoredCheck;
 import dev.ballast.lease.LeaseWriters;
 import dev.ballast.web.BadParameterException;
 import dev.ballast.web.InvalidRequestException;

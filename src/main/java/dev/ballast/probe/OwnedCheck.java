@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.ballast.instance.StoredCheck;
+import dev.ballast.registry.StoredCheck;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,7 +1,7 @@
 package dev.ballast.probe;
 
-import dev.ballast.instance.CheckDefinition;
-import dev.ballast.instance.Port;
+import dev.ballast.registry.CheckDefinition;
+import dev.ballast.registry.Port;
 
 /**
  * One kind of probe. {@link #run} blocks its caller (a virtual thread) until the exchange

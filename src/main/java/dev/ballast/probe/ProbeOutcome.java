@@ -1,7 +1,7 @@
 package dev.ballast.probe;
 
-import dev.ballast.instance.CheckStatus;
-import dev.ballast.instance.Checks;
+import dev.ballast.registry.CheckStatus;
+import dev.ballast.registry.Checks;
 
 /**
  * What one probe found.

@@ -1,7 +1,7 @@
 package dev.ballast.probe;
 
 import dev.ballast.database.PeriodicJobs;
-import dev.ballast.instance.CheckSettings;
+import dev.ballast.registry.CheckSettings;
 
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;

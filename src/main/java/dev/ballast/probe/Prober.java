@@ -14,12 +14,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
-import dev.ballast.instance.CheckDefinition;
-import dev.ballast.instance.CheckSettings;
-import dev.ballast.instance.CheckTargets;
-import dev.ballast.instance.Checks;
-import dev.ballast.instance.ServiceName;
-import dev.ballast.instance.StoredCheck;
+import dev.ballast.registry.CheckDefinition;
+import dev.ballast.registry.CheckSettings;
+import dev.ballast.registry.CheckTargets;
+import dev.ballast.registry.Checks;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.StoredCheck;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

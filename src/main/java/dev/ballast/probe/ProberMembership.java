@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.ballast.database.ThisNode;
-import dev.ballast.instance.CheckSettings;
+import dev.ballast.registry.CheckSettings;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;

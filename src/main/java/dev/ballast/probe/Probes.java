@@ -5,10 +5,10 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
-import dev.ballast.instance.CheckDefinition;
-import dev.ballast.instance.CheckKind;
-import dev.ballast.instance.CheckTargets;
-import dev.ballast.instance.Port;
+import dev.ballast.registry.CheckDefinition;
+import dev.ballast.registry.CheckKind;
+import dev.ballast.registry.CheckTargets;
+import dev.ballast.registry.Port;
 
 /**
  * The probes of each kind, the one timer that keeps every probe's deadline (one thread

@@ -3,9 +3,9 @@ package dev.ballast.probe;
 import java.io.IOException;
 import java.net.Socket;
 
-import dev.ballast.instance.CheckDefinition;
-import dev.ballast.instance.CheckStatus;
-import dev.ballast.instance.Port;
+import dev.ballast.registry.CheckDefinition;
+import dev.ballast.registry.CheckStatus;
+import dev.ballast.registry.Port;
 
 /** A TCP connect, as Consul's TCP check: accepted passing, anything else critical. */
 final class TcpProbe implements Probe {

@@ -7,11 +7,11 @@
  * its share of the probe slots ({@link ProbeSlots}); judged by thresholds
  * ({@link CheckProgress}), and turned into instance health, as state written until it
  * lands ({@link ProbeVerdicts}), through the lease module's one path, inside the ejection
- * cap. The checks themselves are registered with their instance (the instance module's
+ * cap. The checks themselves are registered with their instance (the registry module's
  * {@code Checks}). {@code GET /v1/nodes} shows the nodes that share the probing, the
  * checks each probes and how far each has written the heartbeats it absorbed.
  */
-@ApplicationModule(allowedDependencies = { "database", "instance", "lease", "web" })
+@ApplicationModule(allowedDependencies = { "database", "lease", "registry", "web" })
 package dev.ballast.probe;
 
 import org.springframework.modulith.ApplicationModule;

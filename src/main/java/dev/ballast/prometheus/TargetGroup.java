@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.Port;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.Port;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**

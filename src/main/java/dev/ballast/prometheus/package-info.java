@@ -5,7 +5,7 @@
  * this node applied from the change log, as every other exit does (the instance module's
  * {@code BlockingReads}), and the node's last known state during an outage.
  */
-@ApplicationModule(allowedDependencies = { "database", "instance", "web", "weight" })
+@ApplicationModule(allowedDependencies = { "database", "instance", "registry", "web", "weight" })
 package dev.ballast.prometheus;
 
 import org.springframework.modulith.ApplicationModule;

@@ -1,10 +1,10 @@
 package dev.ballast.release;
 
-import dev.ballast.instance.InstanceId;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.Mode;
-import dev.ballast.instance.ServiceName;
-import dev.ballast.instance.WritePath;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.Mode;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.WritePath;
 
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;

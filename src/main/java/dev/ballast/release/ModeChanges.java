@@ -11,17 +11,17 @@ import java.util.Map;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
-import dev.ballast.instance.Changes;
-import dev.ballast.instance.Committed;
-import dev.ballast.instance.Guard;
-import dev.ballast.instance.Instance;
-import dev.ballast.instance.InstanceId;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.LockedService;
-import dev.ballast.instance.Mode;
-import dev.ballast.instance.ModeDetail;
-import dev.ballast.instance.ServiceName;
-import dev.ballast.instance.WritePath;
+import dev.ballast.registry.Changes;
+import dev.ballast.registry.Committed;
+import dev.ballast.registry.Guard;
+import dev.ballast.registry.Instance;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.LockedService;
+import dev.ballast.registry.Mode;
+import dev.ballast.registry.ModeDetail;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.WritePath;
 import dev.ballast.web.InvalidRequestException;
 import dev.ballast.weight.Weight;
 

@@ -2,9 +2,9 @@ package dev.ballast.release;
 
 import java.util.List;
 
-import dev.ballast.instance.InstanceId;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.web.Problem;
 import dev.ballast.web.RequestReader;
 import io.swagger.v3.oas.annotations.Operation;

@@ -8,12 +8,12 @@ import java.util.Optional;
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
 import dev.ballast.audit.AuditTrail;
-import dev.ballast.instance.Instance;
-import dev.ballast.instance.InstanceId;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.LockedService;
-import dev.ballast.instance.WritePath;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.Instance;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.LockedService;
+import dev.ballast.registry.WritePath;
+import dev.ballast.registry.ServiceName;
 
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;

@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.ballast.instance.Guard;
-import dev.ballast.instance.Instance;
-import dev.ballast.instance.LockedService;
-import dev.ballast.instance.Mode;
-import dev.ballast.instance.ModeDetail;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.Guard;
+import dev.ballast.registry.Instance;
+import dev.ballast.registry.LockedService;
+import dev.ballast.registry.Mode;
+import dev.ballast.registry.ModeDetail;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.watch.Subscribers;
 import dev.ballast.weight.Ramp;
 import dev.ballast.weight.Weight;

@@ -2,7 +2,7 @@ package dev.ballast.release;
 
 import java.util.List;
 
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.web.ForceParameter;
 import dev.ballast.web.NotFoundException;
 import dev.ballast.web.Problem;

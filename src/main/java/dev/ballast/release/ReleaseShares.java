@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.ballast.database.Synchronizations;
-import dev.ballast.instance.Instance;
-import dev.ballast.instance.InstanceId;
-import dev.ballast.instance.LockedService;
-import dev.ballast.instance.ShiftShares;
+import dev.ballast.registry.Instance;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.LockedService;
+import dev.ballast.registry.ShiftShares;
 import dev.ballast.weight.ShiftWeights;
 import dev.ballast.weight.Weight;
 

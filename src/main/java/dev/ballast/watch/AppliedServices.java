@@ -5,8 +5,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.ballast.instance.AppliedStates;
-import dev.ballast.instance.InstanceList;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.ServiceName;
 
 import org.springframework.stereotype.Component;
 

@@ -13,8 +13,8 @@ import dev.ballast.instance.BlockingQuery;
 import dev.ballast.instance.BlockingReads;
 import dev.ballast.instance.BlockingWait;
 import dev.ballast.instance.CatalogWait;
-import dev.ballast.instance.InstanceList;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.web.OverloadedException;
 
 import org.springframework.stereotype.Component;

@@ -1,7 +1,7 @@
 package dev.ballast.watch;
 
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.LocalitySetting;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.LocalitySetting;
 
 /**
  * One committed revision of a service, as read once from the change log by this node and

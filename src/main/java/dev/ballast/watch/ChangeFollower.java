@@ -15,7 +15,7 @@ import dev.ballast.database.DatabaseRestored;
 import dev.ballast.database.Reachability;
 import dev.ballast.instance.CatalogWait;
 import dev.ballast.instance.InstanceDirectory;
-import dev.ballast.instance.InstanceList;
+import dev.ballast.registry.InstanceList;
 import dev.ballast.web.NotFoundException;
 import dev.ballast.web.OverloadedException;
 import org.slf4j.Logger;

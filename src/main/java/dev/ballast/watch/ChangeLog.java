@@ -9,11 +9,11 @@ import java.util.function.Consumer;
 
 import dev.ballast.database.CommitBatch;
 import dev.ballast.database.Synchronizations;
-import dev.ballast.instance.InstanceChanged;
-import dev.ballast.instance.Changed;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.ServiceChanged;
-import dev.ballast.instance.ServiceRemoved;
+import dev.ballast.registry.InstanceChanged;
+import dev.ballast.registry.Changed;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.ServiceChanged;
+import dev.ballast.registry.ServiceRemoved;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.ObjectMapper;

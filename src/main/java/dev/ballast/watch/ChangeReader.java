@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import dev.ballast.instance.InstanceList;
+import dev.ballast.registry.InstanceList;
 import dev.ballast.instance.InstanceQueries;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.LocalitySetting;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.LocalitySetting;
+import dev.ballast.registry.ServiceName;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.module.SimpleModule;
@@ -28,7 +28,7 @@ import org.springframework.stereotype.Component;
  * the typed instance record, so events carry exactly the fields and order of every other
  * response, and the bytes this node's own commits were delivered with
  * ({@link ChangeLog}): jsonb keeps an object's keys shortest first, so maps (the
- * metadata) are read back sorted by key, as {@link dev.ballast.instance.Metadata} holds
+ * metadata) are read back sorted by key, as {@link dev.ballast.registry.Metadata} holds
  * them.
  */
 @Component

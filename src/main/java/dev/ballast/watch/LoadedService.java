@@ -1,6 +1,6 @@
 package dev.ballast.watch;
 
-import dev.ballast.instance.InstanceList;
+import dev.ballast.registry.InstanceList;
 
 /**
  * A service's state as the reader loaded it ({@link ChangeReader#load}), and its

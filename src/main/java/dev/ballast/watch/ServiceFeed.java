@@ -11,10 +11,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.ballast.instance.InstanceList;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.LocalitySetting;
-import dev.ballast.instance.ZoneView;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.LocalitySetting;
+import dev.ballast.registry.ZoneView;
 
 /**
  * One service as this node knows it: its instances at a revision, the last changes, and

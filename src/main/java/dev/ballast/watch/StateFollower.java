@@ -2,7 +2,7 @@ package dev.ballast.watch;
 
 import java.util.function.Consumer;
 
-import dev.ballast.instance.InstanceList;
+import dev.ballast.registry.InstanceList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

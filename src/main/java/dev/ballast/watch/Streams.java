@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 
 import dev.ballast.database.DatabaseLost;
 import dev.ballast.database.Reachability;
-import dev.ballast.instance.InstanceList;
+import dev.ballast.registry.InstanceList;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;

@@ -1,6 +1,6 @@
 package dev.ballast.watch;
 
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.web.InvalidRequestException;
 import dev.ballast.web.RequestReader;
 import io.swagger.v3.oas.annotations.Operation;

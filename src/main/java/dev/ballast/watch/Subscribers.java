@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.web.NotFoundException;
 
 import org.springframework.jdbc.core.JdbcTemplate;

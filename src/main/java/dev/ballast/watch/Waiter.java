@@ -1,7 +1,7 @@
 package dev.ballast.watch;
 
 import dev.ballast.instance.BlockingWait;
-import dev.ballast.instance.InstanceList;
+import dev.ballast.registry.InstanceList;
 
 import org.springframework.web.context.request.async.DeferredResult;
 

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeoutException;
 
 import dev.ballast.database.Reachability;
 import dev.ballast.instance.Headers;
-import dev.ballast.instance.ServiceName;
-import dev.ballast.instance.ZoneView;
+import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.ZoneView;
 import dev.ballast.web.BadParameterException;
 import dev.ballast.web.OverloadedException;
 import dev.ballast.web.Problem;

@@ -15,7 +15,7 @@
  * what it applied that way. The instance reads ask this module for the applied state and
  * for blocking waits through the interfaces the instance module defines.
  */
-@ApplicationModule(allowedDependencies = { "database", "instance", "security", "web", "weight" })
+@ApplicationModule(allowedDependencies = { "database", "instance", "registry", "security", "web", "weight" })
 package dev.ballast.watch;
 
 import org.springframework.modulith.ApplicationModule;

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 
 import dev.ballast.instance.BlockingReads;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.ServiceName;
 
 /**
  * The services whose endpoints some ADS stream on this node is subscribed to, each

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import com.google.protobuf.Any;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.ServiceName;
 
 /**
  * What one response of a type carries: a resource per name that is a service, and for

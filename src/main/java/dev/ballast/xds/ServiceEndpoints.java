@@ -8,9 +8,9 @@ import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
 
 import com.google.protobuf.Any;
-import dev.ballast.instance.InstanceList;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.ZoneView;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.ZoneView;
 
 /**
  * One service's endpoints as every ADS stream subscribed to them is sent them: the state

@@ -3,7 +3,7 @@ package dev.ballast.xds;
 import java.util.Optional;
 
 import com.google.protobuf.Value;
-import dev.ballast.instance.ZoneView;
+import dev.ballast.registry.ZoneView;
 import dev.ballast.security.StreamCaller;
 import dev.ballast.security.StreamCallers;
 import dev.ballast.watch.Subscribers;

@@ -5,6 +5,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.ballast.registry.Health;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.LeaseTtl;
+import dev.ballast.registry.Mode;
+import dev.ballast.registry.Port;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.weight.Weight;
 import org.junit.jupiter.api.Test;
 

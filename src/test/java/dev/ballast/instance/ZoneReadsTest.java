@@ -6,6 +6,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
 import dev.ballast.support.Names;

@@ -11,8 +11,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import dev.ballast.instance.InstanceId;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.support.Names;
 import dev.ballast.support.RegistryTest;
 import io.micrometer.core.instrument.MeterRegistry;

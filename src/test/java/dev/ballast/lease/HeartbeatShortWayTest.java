@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-import dev.ballast.instance.InstanceChanged;
-import dev.ballast.instance.InstanceId;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.InstanceChanged;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.support.Admin;
 import dev.ballast.support.Api;
 import dev.ballast.support.Names;

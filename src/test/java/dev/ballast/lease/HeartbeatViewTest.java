@@ -2,7 +2,7 @@ package dev.ballast.lease;
 
 import java.time.Instant;
 
-import dev.ballast.instance.Mode;
+import dev.ballast.registry.Mode;
 import dev.ballast.support.RegistryTest;
 import dev.ballast.weight.Weight;
 import org.junit.jupiter.api.Test;

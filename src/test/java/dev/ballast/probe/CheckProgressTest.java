@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import dev.ballast.instance.CheckDefinition;
-import dev.ballast.instance.CheckKind;
-import dev.ballast.instance.CheckStatus;
+import dev.ballast.registry.CheckDefinition;
+import dev.ballast.registry.CheckKind;
+import dev.ballast.registry.CheckStatus;
 import org.junit.jupiter.api.Test;
 
 import static dev.ballast.support.Properties.qt;

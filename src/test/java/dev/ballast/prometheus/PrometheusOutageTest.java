@@ -7,7 +7,7 @@ import java.util.List;
 
 import dev.ballast.database.Reachability;
 import dev.ballast.instance.AppliedStates;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.support.Api;
 import dev.ballast.support.OutageNode;
 import dev.ballast.support.Registration;

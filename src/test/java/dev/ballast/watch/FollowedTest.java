@@ -3,7 +3,7 @@ package dev.ballast.watch;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.ballast.instance.InstanceList;
+import dev.ballast.registry.InstanceList;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

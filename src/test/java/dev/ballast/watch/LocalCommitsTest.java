@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import dev.ballast.instance.InstanceChanged;
-import dev.ballast.instance.InstanceId;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.InstanceChanged;
+import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
 import dev.ballast.support.EventStream.Event;

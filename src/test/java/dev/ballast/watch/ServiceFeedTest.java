@@ -5,12 +5,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.ballast.instance.Health;
-import dev.ballast.instance.InstanceList;
-import dev.ballast.instance.InstanceView;
-import dev.ballast.instance.LeaseTtl;
-import dev.ballast.instance.Mode;
-import dev.ballast.instance.Port;
+import dev.ballast.registry.Health;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.LeaseTtl;
+import dev.ballast.registry.Mode;
+import dev.ballast.registry.Port;
 import dev.ballast.weight.Weight;
 import org.junit.jupiter.api.Test;
 

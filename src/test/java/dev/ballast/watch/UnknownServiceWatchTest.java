@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import dev.ballast.instance.ServiceName;
+import dev.ballast.registry.ServiceName;
 import dev.ballast.support.Api;
 import dev.ballast.support.EventStream;
 import dev.ballast.support.EventStream.Event;

@@ -1,0 +1,22 @@
+package dev.ballast.registry;
+
+import java.time.Instant;
+
+/**
+ * An instance write, told to every {@link Changed} inside its transaction, after the
+ * service revision was bumped; what writes in the same transaction (the change log)
+ * commits or rolls back with the change.
+ *
+ * @param service the service
+ * @param revision the new service revision
+ * @param id the instance
+ * @param instance the instance after the change, or {@code null} when it was removed
+ * @param at when the change was made
+ */
+public record InstanceChanged(ServiceName service, long revision, InstanceId id, InstanceView instance, Instant at) {
+
+	public boolean removed() {
+		return instance == null;
+	}
+
+}
