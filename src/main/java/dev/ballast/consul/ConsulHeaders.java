@@ -3,7 +3,7 @@ package dev.ballast.consul;
 import java.io.IOException;
 import java.util.regex.Pattern;
 
-import dev.ballast.instance.Headers;
+import dev.ballast.web.Headers;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -8,6 +8,7 @@ import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.ZoneView;
 import dev.ballast.web.ForceParameter;
+import dev.ballast.web.Headers;
 import dev.ballast.web.Problem;
 import dev.ballast.web.RequestReader;
 import dev.ballast.web.WriteScope;

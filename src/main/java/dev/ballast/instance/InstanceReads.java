@@ -12,6 +12,7 @@ import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.Tags;
 import dev.ballast.registry.ZoneView;
+import dev.ballast.web.Headers;
 import dev.ballast.web.NotFoundException;
 
 import org.springframework.dao.DataAccessException;

@@ -8,6 +8,7 @@ import java.util.Optional;
 import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.web.DatabaseRefusal;
+import dev.ballast.web.Headers;
 import dev.ballast.web.OutcomeUnknownException;
 import dev.ballast.web.ReadBody;
 import dev.ballast.web.RequestReader;

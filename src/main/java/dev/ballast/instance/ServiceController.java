@@ -5,6 +5,7 @@ import java.util.List;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.ServiceSummary;
 import dev.ballast.web.ForceParameter;
+import dev.ballast.web.Headers;
 import dev.ballast.web.Problem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;

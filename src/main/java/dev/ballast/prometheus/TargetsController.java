@@ -14,7 +14,7 @@ import dev.ballast.database.Reachability;
 
 import dev.ballast.instance.Answer;
 import dev.ballast.instance.BlockingReads;
-import dev.ballast.instance.Headers;
+import dev.ballast.web.Headers;
 import dev.ballast.instance.InstanceDirectory;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.InstanceView;

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.ballast.database.Reachability;
-import dev.ballast.instance.Headers;
+import dev.ballast.web.Headers;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.ZoneView;
 import dev.ballast.web.BadParameterException;

@@ -1,4 +1,4 @@
-package dev.ballast.instance;
+package dev.ballast.web;
 
 import org.springframework.http.ResponseEntity;
 
@@ -21,7 +21,7 @@ public final class Headers {
 	/**
 	 * Comma-separated JSON pointers of the fields converted under the NORMALIZE policy.
 	 */
-	static final String NORMALIZED = "Ballast-Normalized";
+	public static final String NORMALIZED = "Ballast-Normalized";
 
 	private Headers() {
 	}
