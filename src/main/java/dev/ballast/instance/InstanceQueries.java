@@ -11,17 +11,14 @@ import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.InstanceStore;
 import dev.ballast.registry.InstanceView;
-import dev.ballast.registry.LocalitySetting;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.ServiceSettings;
 import dev.ballast.registry.ServiceStore;
 import dev.ballast.registry.ServiceSummary;
+import dev.ballast.registry.Snapshots;
 import dev.ballast.web.NotFoundException;
 
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Reads. Each answer comes from one snapshot of the database, so a revision and the
@@ -31,7 +28,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * service the node knows nothing of is still a failure.
  */
 @Service
-public class InstanceQueries {
+class InstanceQueries {
 
 	private final ServiceStore services;
 
@@ -41,17 +38,15 @@ public class InstanceQueries {
 
 	private final AppliedStates applied;
 
-	private final TransactionTemplate snapshot;
+	private final Snapshots snapshots;
 
 	InstanceQueries(ServiceStore services, InstanceStore instances, LastKnown lastKnown, AppliedStates applied,
-			PlatformTransactionManager transactions) {
+			Snapshots snapshots) {
 		this.applied = applied;
 		this.services = services;
 		this.instances = instances;
 		this.lastKnown = lastKnown;
-		this.snapshot = new TransactionTemplate(transactions);
-		this.snapshot.setReadOnly(true);
-		this.snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
+		this.snapshots = snapshots;
 	}
 
 	Answer<List<ServiceSummary>> services() {
@@ -106,51 +101,23 @@ public class InstanceQueries {
 	 */
 	Answer<InstanceList> instances(ServiceName name) {
 		return read(() -> {
-			InstanceList read = load(name);
+			InstanceList read = snapshots.load(name);
 			lastKnown.instances(read);
 			return read;
 		}, () -> lastKnown.instances(name, applied.applied(name)));
-	}
-
-	/**
-	 * The service's instances from the database, never from memory; for the module that
-	 * follows the change log, which keeps what it loads itself.
-	 * @throws org.springframework.dao.DataAccessException when the database cannot answer
-	 */
-	public InstanceList load(ServiceName name) {
-		return snapshot.execute(status -> {
-			ServiceSettings settings = settings(name);
-			return new InstanceList(name.value(), settings.revision(),
-					instances.list(name).stream().map(InstanceView::of).toList(),
-					LocalitySetting.of(settings.locality()));
-		});
 	}
 
 	/**
 	 * Like {@link #instances}, for a read that waits for a service to appear: a service
 	 * not registered (yet, or any more) is an empty list at the revision its name stands
-	 * at ({@link #loadOrNone}).
+	 * at ({@link Snapshots#loadOrNone}).
 	 */
 	Answer<InstanceList> instancesOrNone(ServiceName name) {
 		return read(() -> {
-			InstanceList read = loadOrNone(name);
+			InstanceList read = snapshots.loadOrNone(name);
 			lastKnown.instances(read);
 			return read;
 		}, () -> lastKnown.instances(name, applied.applied(name)));
-	}
-
-	/**
-	 * Like {@link #load}, for the module that follows the change log on behalf of
-	 * watchers, who wait for a service that is not registered: then an empty list at the
-	 * revision its name stands at, 0 or the last one it reached before it was removed
-	 * (where its next registration continues).
-	 */
-	public InstanceList loadOrNone(ServiceName name) {
-		return snapshot.execute(status -> services.find(name)
-			.map(settings -> new InstanceList(name.value(), settings.revision(),
-					instances.list(name).stream().map(InstanceView::of).toList(),
-					LocalitySetting.of(settings.locality())))
-			.orElseGet(() -> new InstanceList(name.value(), services.unregisteredRevision(name), List.of(), null)));
 	}
 
 	/**
@@ -177,7 +144,7 @@ public class InstanceQueries {
 
 	private <T> Answer<T> read(Supplier<T> fromDatabase, Supplier<Optional<T>> fromMemory) {
 		try {
-			return Answer.fresh(snapshot.execute(status -> fromDatabase.get()));
+			return Answer.fresh(snapshots.read(fromDatabase));
 		}
 		catch (RuntimeException ex) {
 			if (!ConnectionFailure.isCauseOf(ex)) {

@@ -10,10 +10,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import dev.ballast.registry.InstanceList;
-import dev.ballast.instance.InstanceQueries;
 import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.LocalitySetting;
 import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.Snapshots;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.module.SimpleModule;
@@ -39,13 +39,13 @@ class ChangeReader {
 
 	private final JdbcTemplate jdbc;
 
-	private final InstanceQueries queries;
+	private final Snapshots snapshots;
 
 	private final ObjectMapper json;
 
-	ChangeReader(FeedConnections connections, InstanceQueries queries, ObjectMapper json) {
+	ChangeReader(FeedConnections connections, Snapshots snapshots, ObjectMapper json) {
 		this.jdbc = new JdbcTemplate(connections.dataSource());
-		this.queries = queries;
+		this.snapshots = snapshots;
 		this.json = json.rebuild()
 			.addModule(new SimpleModule("sorted-maps").addAbstractTypeMapping(Map.class, TreeMap.class))
 			.build();
@@ -57,15 +57,15 @@ class ChangeReader {
 	 * @throws dev.ballast.web.NotFoundException when it is not registered
 	 */
 	LoadedService load(String service) {
-		return stamped(queries.load(ServiceName.of(service)));
+		return stamped(snapshots.load(ServiceName.of(service)));
 	}
 
 	/**
 	 * Like {@link #load}; a service not registered is empty at the revision its name
-	 * stands at ({@link InstanceQueries#loadOrNone}).
+	 * stands at ({@link Snapshots#loadOrNone}).
 	 */
 	LoadedService loadOrNone(String service) {
-		return stamped(queries.loadOrNone(ServiceName.of(service)));
+		return stamped(snapshots.loadOrNone(ServiceName.of(service)));
 	}
 
 	/**

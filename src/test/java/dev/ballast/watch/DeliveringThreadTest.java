@@ -4,7 +4,7 @@ import javax.sql.DataSource;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import dev.ballast.instance.InstanceQueries;
+import dev.ballast.registry.Snapshots;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -26,7 +26,7 @@ class DeliveringThreadTest {
 					Watcher.class, Waiter.class, AppliedServices.class)
 			.should()
 			.dependOnClassesThat()
-			.belongToAnyOf(ChangeReader.class, FeedConnections.class, InstanceQueries.class, JdbcTemplate.class,
+			.belongToAnyOf(ChangeReader.class, FeedConnections.class, Snapshots.class, JdbcTemplate.class,
 					JdbcClient.class, DataSource.class, ChangeFollower.class)
 			.check(watch);
 	}
