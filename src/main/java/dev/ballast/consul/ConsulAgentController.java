@@ -27,7 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Consul's agent endpoints for an instance's own life: register, deregister, report its
- * TTL check, switch maintenance. Each is a write through the instance module's write
+ * TTL check, switch maintenance. Each is a write through the registry module's write
  * path, guarded where it can take weight away. Consul names instances by id alone; an id
  * is found in the service that holds it, and the caller's token must cover that service.
  *

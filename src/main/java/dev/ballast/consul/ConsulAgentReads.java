@@ -7,15 +7,16 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import dev.ballast.instance.Answer;
-import dev.ballast.registry.Checks;
 import dev.ballast.instance.InstanceDirectory;
+import dev.ballast.registry.Answer;
+import dev.ballast.registry.Checks;
 import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.StoredCheck;
 import dev.ballast.security.RegistrantScope;
+import dev.ballast.watch.Catalog;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -128,10 +129,10 @@ class ConsulAgentReads {
 	 * as last known, marked stale).
 	 */
 	private Answer<List<InstanceList>> everyService() {
-		Answer<List<InstanceDirectory.Service>> services = directory.services();
+		Answer<List<Catalog.Service>> services = directory.services();
 		boolean stale = services.stale();
 		List<InstanceList> states = new ArrayList<>();
-		for (InstanceDirectory.Service service : services.value()) {
+		for (Catalog.Service service : services.value()) {
 			if (service.instances() > 0) {
 				Answer<InstanceList> state = directory.listOrNone(ServiceName.of(service.name()));
 				stale |= state.stale();

@@ -7,10 +7,10 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import dev.ballast.database.Reachability;
-import dev.ballast.instance.Answer;
-import dev.ballast.instance.BlockingReads;
-import dev.ballast.instance.Catalog;
-import dev.ballast.instance.CatalogWait;
+import dev.ballast.registry.Answer;
+import dev.ballast.watch.BlockingQueries;
+import dev.ballast.watch.Catalog;
+import dev.ballast.watch.CatalogWait;
 import dev.ballast.registry.Checks;
 import dev.ballast.instance.InstanceDirectory;
 import dev.ballast.registry.ServiceName;
@@ -48,7 +48,7 @@ class ConsulCatalogController {
 
 	private final InstanceDirectory directory;
 
-	private final BlockingReads blocking;
+	private final BlockingQueries blocking;
 
 	private final RegistrantScope scope;
 
@@ -58,7 +58,7 @@ class ConsulCatalogController {
 
 	private final Checks checks;
 
-	ConsulCatalogController(ConsulReads reads, InstanceDirectory directory, BlockingReads blocking,
+	ConsulCatalogController(ConsulReads reads, InstanceDirectory directory, BlockingQueries blocking,
 			RegistrantScope scope, Reachability reachability, ConsulSettings settings, Checks checks) {
 		this.checks = checks;
 		this.reads = reads;
@@ -153,7 +153,7 @@ class ConsulCatalogController {
 		boolean anonymous = !scope.authenticated();
 		long timeout = blocking.query(null, query.waitFor(), null).timeoutMillis();
 		DeferredResult<ResponseEntity<Map<String, List<String>>>> result = new DeferredResult<>(timeout);
-		Answer<List<InstanceDirectory.Service>> now = directory.services();
+		Answer<List<Catalog.Service>> now = directory.services();
 		long index = Catalog.revisionOf(now) + 1;
 		if (query.index() == 0 || query.index() < index || (query.index() > index && !now.stale())) {
 			result.setResult(listed(now, directory::tags, anonymous));
@@ -170,7 +170,7 @@ class ConsulCatalogController {
 	 * services: at worst newer than their index, which the next blocking query then
 	 * answers at once; never older
 	 */
-	private ResponseEntity<Map<String, List<String>>> listed(Answer<List<InstanceDirectory.Service>> services,
+	private ResponseEntity<Map<String, List<String>>> listed(Answer<List<Catalog.Service>> services,
 			Supplier<Answer<Map<String, List<String>>>> tags, boolean anonymous) {
 		long index = Catalog.revisionOf(services) + 1;
 		if (anonymous) {

@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.function.Function;
 
 import dev.ballast.database.Reachability;
-import dev.ballast.instance.Answer;
-import dev.ballast.instance.BlockingQuery;
-import dev.ballast.instance.BlockingReads;
-import dev.ballast.instance.BlockingWait;
+import dev.ballast.registry.Answer;
+import dev.ballast.watch.BlockingQuery;
+import dev.ballast.watch.BlockingQueries;
+import dev.ballast.watch.BlockingWait;
 import dev.ballast.instance.InstanceDirectory;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.ServiceName;
@@ -34,11 +34,11 @@ class ConsulReads {
 
 	private final InstanceDirectory directory;
 
-	private final BlockingReads blocking;
+	private final BlockingQueries blocking;
 
 	private final Reachability reachability;
 
-	ConsulReads(InstanceDirectory directory, BlockingReads blocking, Reachability reachability) {
+	ConsulReads(InstanceDirectory directory, BlockingQueries blocking, Reachability reachability) {
 		this.directory = directory;
 		this.blocking = blocking;
 		this.reachability = reachability;

@@ -9,7 +9,8 @@
  * as the one weight that ever travels as a string, in {@code Meta.weight}. See
  * {@code docs/consul.md}.
  */
-@ApplicationModule(allowedDependencies = { "database", "instance", "lease", "registry", "release", "security", "web", "weight" })
+@ApplicationModule(allowedDependencies = { "database", "instance", "lease", "registry", "release", "security", "watch",
+		"web", "weight" })
 package dev.ballast.consul;
 
 import org.springframework.modulith.ApplicationModule;

@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 
 import dev.ballast.database.Reachability;
-import dev.ballast.instance.BlockingReads;
+import dev.ballast.watch.BlockingQueries;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +53,7 @@ class DnsServer implements SmartLifecycle {
 
 	private final DnsSettings settings;
 
-	private final BlockingReads reads;
+	private final BlockingQueries reads;
 
 	private final Reachability reachability;
 
@@ -73,7 +73,7 @@ class DnsServer implements SmartLifecycle {
 
 	private Semaphore connectionSlots;
 
-	DnsServer(DnsSettings settings, BlockingReads reads, Reachability reachability, MeterRegistry meters) {
+	DnsServer(DnsSettings settings, BlockingQueries reads, Reachability reachability, MeterRegistry meters) {
 		this.settings = settings;
 		this.reads = reads;
 		this.reachability = reachability;

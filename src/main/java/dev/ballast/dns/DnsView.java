@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
-import dev.ballast.instance.BlockingReads;
+import dev.ballast.watch.BlockingQueries;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.ServiceName;
@@ -19,9 +19,9 @@ import org.xbill.DNS.Name;
 /**
  * What the responder answers from: the state of each service this node applied from the
  * change log, the one every watch stream and blocking query reads
- * ({@link BlockingReads}), as DNS records. A name asked for is followed from then on, for
- * as long as a watched service, so an answer is as fresh as the node's watch streams; a
- * name the node does not follow yet is answered once its state is loaded.
+ * ({@link BlockingQueries}), as DNS records. A name asked for is followed from then on,
+ * for as long as a watched service, so an answer is as fresh as the node's watch streams;
+ * a name the node does not follow yet is answered once its state is loaded.
  *
  * <p>
  * The records of a state are built once and kept until the service's next state, so that
@@ -33,13 +33,13 @@ import org.xbill.DNS.Name;
  */
 final class DnsView {
 
-	private final BlockingReads reads;
+	private final BlockingQueries reads;
 
 	private final Name domain;
 
 	private final Map<String, Rendered> rendered = new ConcurrentHashMap<>();
 
-	DnsView(BlockingReads reads, Name domain) {
+	DnsView(BlockingQueries reads, Name domain) {
 		this.reads = reads;
 		this.domain = domain;
 	}

@@ -3,6 +3,7 @@ package dev.ballast.instance;
 import java.util.List;
 import java.util.Map;
 
+import dev.ballast.registry.Answer;
 import dev.ballast.registry.CheckDefinition;
 import dev.ballast.registry.CheckRefusal;
 import dev.ballast.registry.CheckTargets;
@@ -16,6 +17,9 @@ import dev.ballast.registry.ReportedHealth;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.Tags;
 import dev.ballast.registry.WritePath;
+import dev.ballast.watch.BlockingQueries;
+import dev.ballast.watch.Catalog;
+import dev.ballast.watch.CatalogReads;
 import dev.ballast.weight.Weight;
 import tools.jackson.databind.node.IntNode;
 
@@ -36,10 +40,14 @@ public class InstanceDirectory {
 
 	private final InstanceStore instances;
 
-	InstanceDirectory(Registrations registrations, InstanceQueries queries, InstanceStore instances) {
+	private final CatalogReads catalog;
+
+	InstanceDirectory(Registrations registrations, InstanceQueries queries, InstanceStore instances,
+			CatalogReads catalog) {
 		this.registrations = registrations;
 		this.queries = queries;
 		this.instances = instances;
+		this.catalog = catalog;
 	}
 
 	/**
@@ -90,7 +98,7 @@ public class InstanceDirectory {
 
 	/**
 	 * Keeps a state this node applied, which a read answered with
-	 * ({@link BlockingReads#applied}), as the service's last known state: so that the
+	 * ({@link BlockingQueries#applied}), as the service's last known state: so that the
 	 * service is still answered from memory during an outage once the node no longer
 	 * follows it, as a read from the database would have been.
 	 * @return {@code state}
@@ -107,8 +115,8 @@ public class InstanceDirectory {
 	 * a removal included. Stale when it is this node's last known list (of registered
 	 * services only).
 	 */
-	public Answer<List<Service>> services() {
-		return queries.catalog();
+	public Answer<List<Catalog.Service>> services() {
+		return catalog.services();
 	}
 
 	/**
@@ -117,7 +125,7 @@ public class InstanceDirectory {
 	 * {@link #services()}, whose callers mostly need no tags.
 	 */
 	public Answer<Map<String, List<String>>> tags() {
-		return queries.tags();
+		return catalog.tags();
 	}
 
 	/**
@@ -125,14 +133,6 @@ public class InstanceDirectory {
 	 * @param created whether it is new
 	 */
 	public record Registered(InstanceView instance, boolean created) {
-	}
-
-	/**
-	 * @param name the service
-	 * @param instances how many instances it has
-	 * @param revision its revision
-	 */
-	public record Service(String name, int instances, long revision) {
 	}
 
 }

@@ -1,12 +1,8 @@
 package dev.ballast.instance;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 
-import dev.ballast.database.ConnectionFailure;
+import dev.ballast.registry.Answer;
 import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.InstanceStore;
@@ -14,8 +10,8 @@ import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.ServiceSettings;
 import dev.ballast.registry.ServiceStore;
-import dev.ballast.registry.ServiceSummary;
 import dev.ballast.registry.Snapshots;
+import dev.ballast.watch.AppliedServices;
 import dev.ballast.web.NotFoundException;
 
 import org.springframework.stereotype.Service;
@@ -36,11 +32,11 @@ class InstanceQueries {
 
 	private final LastKnown lastKnown;
 
-	private final AppliedStates applied;
+	private final AppliedServices applied;
 
 	private final Snapshots snapshots;
 
-	InstanceQueries(ServiceStore services, InstanceStore instances, LastKnown lastKnown, AppliedStates applied,
+	InstanceQueries(ServiceStore services, InstanceStore instances, LastKnown lastKnown, AppliedServices applied,
 			Snapshots snapshots) {
 		this.applied = applied;
 		this.services = services;
@@ -49,46 +45,8 @@ class InstanceQueries {
 		this.snapshots = snapshots;
 	}
 
-	Answer<List<ServiceSummary>> services() {
-		return read(() -> {
-			List<ServiceSummary> read = services.summaries();
-			lastKnown.summaries(read);
-			return read;
-		}, lastKnown::summaries);
-	}
-
-	/** {@link InstanceDirectory#services()}, from one snapshot. */
-	Answer<List<InstanceDirectory.Service>> catalog() {
-		return read(() -> {
-			List<ServiceSummary> read = services.summaries();
-			lastKnown.summaries(read);
-			List<InstanceDirectory.Service> all = new ArrayList<>(registered(read));
-			services.removed()
-				.forEach(removed -> all.add(new InstanceDirectory.Service(removed.getKey(), 0, removed.getValue())));
-			return all;
-		}, () -> lastKnown.summaries().map(InstanceQueries::registered));
-	}
-
-	private static List<InstanceDirectory.Service> registered(List<ServiceSummary> summaries) {
-		return summaries.stream()
-			.map(summary -> new InstanceDirectory.Service(summary.name(), summary.instances(), summary.revision()))
-			.toList();
-	}
-
-	/**
-	 * Every service's tags (the union over its instances, sorted); a service whose
-	 * instances carry none is not in the map.
-	 */
-	Answer<Map<String, List<String>>> tags() {
-		return read(() -> {
-			Map<String, List<String>> read = services.tags();
-			lastKnown.tags(read);
-			return read;
-		}, lastKnown::tags);
-	}
-
 	Answer<ServiceView> service(ServiceName name) {
-		return read(() -> {
+		return snapshots.answer(() -> {
 			ServiceView read = ServiceView.of(settings(name), services.counts(name));
 			lastKnown.service(read);
 			return read;
@@ -100,7 +58,7 @@ class InstanceQueries {
 	 * memory, marked stale, while the database is unreachable.
 	 */
 	Answer<InstanceList> instances(ServiceName name) {
-		return read(() -> {
+		return snapshots.answer(() -> {
 			InstanceList read = snapshots.load(name);
 			lastKnown.instances(read);
 			return read;
@@ -113,7 +71,7 @@ class InstanceQueries {
 	 * at ({@link Snapshots#loadOrNone}).
 	 */
 	Answer<InstanceList> instancesOrNone(ServiceName name) {
-		return read(() -> {
+		return snapshots.answer(() -> {
 			InstanceList read = snapshots.loadOrNone(name);
 			lastKnown.instances(read);
 			return read;
@@ -125,7 +83,7 @@ class InstanceQueries {
 	 * while the database is unreachable.
 	 */
 	Answer<InstanceView> instance(ServiceName name, InstanceId id) {
-		Answer<Optional<InstanceView>> found = read(() -> {
+		Answer<Optional<InstanceView>> found = snapshots.answer(() -> {
 			Optional<InstanceView> read = instances.find(name, id).map(InstanceView::of);
 			read.ifPresent(lastKnown::instance);
 			return read;
@@ -140,18 +98,6 @@ class InstanceQueries {
 	/** {@link InstanceDirectory#remember}. */
 	void remember(InstanceList state) {
 		lastKnown.instances(state);
-	}
-
-	private <T> Answer<T> read(Supplier<T> fromDatabase, Supplier<Optional<T>> fromMemory) {
-		try {
-			return Answer.fresh(snapshots.read(fromDatabase));
-		}
-		catch (RuntimeException ex) {
-			if (!ConnectionFailure.isCauseOf(ex)) {
-				throw ex;
-			}
-			return fromMemory.get().map(Answer::lastKnown).orElseThrow(() -> ex);
-		}
 	}
 
 	private ServiceSettings settings(ServiceName name) {

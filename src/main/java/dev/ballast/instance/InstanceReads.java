@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 
 import dev.ballast.database.Reachability;
+import dev.ballast.registry.Answer;
 import dev.ballast.registry.Checks;
 import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.InstanceList;
@@ -12,6 +13,9 @@ import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.Tags;
 import dev.ballast.registry.ZoneView;
+import dev.ballast.watch.BlockingQueries;
+import dev.ballast.watch.BlockingQuery;
+import dev.ballast.watch.BlockingWait;
 import dev.ballast.web.Headers;
 import dev.ballast.web.NotFoundException;
 
@@ -37,13 +41,13 @@ class InstanceReads {
 
 	private final InstanceQueries queries;
 
-	private final BlockingReads blocking;
+	private final BlockingQueries blocking;
 
 	private final Reachability reachability;
 
 	private final Checks checks;
 
-	InstanceReads(InstanceQueries queries, BlockingReads blocking, Reachability reachability, Checks checks) {
+	InstanceReads(InstanceQueries queries, BlockingQueries blocking, Reachability reachability, Checks checks) {
 		this.queries = queries;
 		this.blocking = blocking;
 		this.reachability = reachability;

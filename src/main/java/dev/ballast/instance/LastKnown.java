@@ -2,7 +2,6 @@ package dev.ballast.instance;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -10,7 +9,6 @@ import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.ServiceName;
-import dev.ballast.registry.ServiceSummary;
 
 import org.springframework.stereotype.Component;
 
@@ -25,10 +23,6 @@ class LastKnown {
 
 	private final Map<String, Known> services;
 
-	private volatile List<ServiceSummary> summaries;
-
-	private volatile Map<String, List<String>> tags;
-
 	LastKnown(LastKnownSettings settings) {
 		int max = settings.maxServices();
 		this.services = new LinkedHashMap<>(16, 0.75f, true) {
@@ -39,22 +33,6 @@ class LastKnown {
 			}
 
 		};
-	}
-
-	void summaries(List<ServiceSummary> read) {
-		summaries = read;
-	}
-
-	Optional<List<ServiceSummary>> summaries() {
-		return Optional.ofNullable(summaries);
-	}
-
-	void tags(Map<String, List<String>> read) {
-		tags = read;
-	}
-
-	Optional<Map<String, List<String>>> tags() {
-		return Optional.ofNullable(tags);
 	}
 
 	synchronized void service(ServiceView read) {

@@ -2,8 +2,10 @@ package dev.ballast.instance;
 
 import java.util.List;
 
+import dev.ballast.registry.Answer;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.ServiceSummary;
+import dev.ballast.watch.CatalogReads;
 import dev.ballast.web.ForceParameter;
 import dev.ballast.web.Headers;
 import dev.ballast.web.Problem;
@@ -34,12 +36,15 @@ class ServiceController {
 
 	private final InstanceQueries queries;
 
+	private final CatalogReads catalog;
+
 	private final InstanceEdits edits;
 
 	private final ServiceRemovals removals;
 
-	ServiceController(InstanceQueries queries, InstanceEdits edits, ServiceRemovals removals) {
+	ServiceController(InstanceQueries queries, CatalogReads catalog, InstanceEdits edits, ServiceRemovals removals) {
 		this.queries = queries;
+		this.catalog = catalog;
 		this.edits = edits;
 		this.removals = removals;
 	}
@@ -50,7 +55,7 @@ class ServiceController {
 	@ApiResponse(responseCode = "200", description = "The services", headers = @Header(name = Headers.STALE,
 			description = Headers.STALE_DESCRIPTION, schema = @Schema(type = "boolean")))
 	ResponseEntity<List<ServiceSummary>> list() {
-		Answer<List<ServiceSummary>> answer = queries.services();
+		Answer<List<ServiceSummary>> answer = catalog.summaries();
 		return Headers.ok(answer.stale()).body(answer.value());
 	}
 

@@ -23,7 +23,7 @@ import org.springframework.stereotype.Repository;
 /**
  * Lease columns of the {@code instance} table. Renewals change nothing clients watch, so
  * they are written here directly without a revision; every other state change goes
- * through the instance module's write path ({@link WritePath}).
+ * through the registry module's write path ({@link WritePath}).
  */
 @Repository
 class LeaseStore {

@@ -11,15 +11,15 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import dev.ballast.database.Reachability;
-
-import dev.ballast.instance.Answer;
-import dev.ballast.instance.BlockingReads;
-import dev.ballast.web.Headers;
 import dev.ballast.instance.InstanceDirectory;
+import dev.ballast.registry.Answer;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.ServiceName;
+import dev.ballast.watch.BlockingQueries;
+import dev.ballast.watch.Catalog;
 import dev.ballast.web.BadParameterException;
+import dev.ballast.web.Headers;
 import dev.ballast.web.InvalidRequestException;
 import dev.ballast.web.Problem;
 import jakarta.servlet.http.HttpServletRequest;
@@ -40,13 +40,13 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Prometheus' HTTP service discovery, answered from the state this node applied from the
- * change log ({@link BlockingReads#applied}), the one every watch stream, blocking query,
- * Consul read and DNS answer reads: a service Prometheus asks for is followed from then
- * on, for as long as a watched service, and one the node does not follow yet is answered
- * once the node's one reader has loaded it. During an outage the followed services are
- * answered as they were last applied, marked stale; a service that could not be loaded is
- * answered from the node's last known state, or the answer is 503: a partial answer would
- * read as deregistrations.
+ * change log ({@link BlockingQueries#applied}), the one every watch stream, blocking
+ * query, Consul read and DNS answer reads: a service Prometheus asks for is followed from
+ * then on, for as long as a watched service, and one the node does not follow yet is
+ * answered once the node's one reader has loaded it. During an outage the followed
+ * services are answered as they were last applied, marked stale; a service that could not
+ * be loaded is answered from the node's last known state, or the answer is 503: a partial
+ * answer would read as deregistrations.
  */
 @RestController
 @Tag(name = "Prometheus", description = "Scrape targets for Prometheus' HTTP service discovery")
@@ -68,11 +68,11 @@ class TargetsController {
 
 	private final InstanceDirectory directory;
 
-	private final BlockingReads reads;
+	private final BlockingQueries reads;
 
 	private final Reachability reachability;
 
-	TargetsController(InstanceDirectory directory, BlockingReads reads, Reachability reachability) {
+	TargetsController(InstanceDirectory directory, BlockingQueries reads, Reachability reachability) {
 		this.directory = directory;
 		this.reads = reads;
 		this.reachability = reachability;
@@ -130,7 +130,7 @@ class TargetsController {
 
 	/** Every service with instances, sorted by name; as last known during an outage. */
 	private Answer<List<ServiceName>> registered() {
-		Answer<List<InstanceDirectory.Service>> catalog = directory.services();
+		Answer<List<Catalog.Service>> catalog = directory.services();
 		return new Answer<>(catalog.value()
 			.stream()
 			.filter(service -> service.instances() > 0)

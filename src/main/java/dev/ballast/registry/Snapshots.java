@@ -1,8 +1,10 @@
 package dev.ballast.registry;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
+import dev.ballast.database.ConnectionFailure;
 import dev.ballast.web.NotFoundException;
 
 import org.springframework.stereotype.Component;
@@ -42,6 +44,23 @@ public class Snapshots {
 	}
 
 	/**
+	 * {@code fromDatabase} in one snapshot; when the database cannot be reached, what
+	 * {@code fromMemory} holds instead, marked stale. A state that memory does not hold
+	 * is still a failure.
+	 */
+	public <T> Answer<T> answer(Supplier<T> fromDatabase, Supplier<Optional<T>> fromMemory) {
+		try {
+			return Answer.fresh(read(fromDatabase));
+		}
+		catch (RuntimeException ex) {
+			if (!ConnectionFailure.isCauseOf(ex)) {
+				throw ex;
+			}
+			return fromMemory.get().map(Answer::lastKnown).orElseThrow(() -> ex);
+		}
+	}
+
+	/**
 	 * The service's instances, sorted by id, with the revision they are current at.
 	 * @throws NotFoundException when it is not registered
 	 * @throws org.springframework.dao.DataAccessException when the database cannot answer
@@ -56,8 +75,8 @@ public class Snapshots {
 
 	/**
 	 * Like {@link #load}, for a read or a watcher that waits for a service that is not
-	 * registered: then an empty list at the revision its name stands at, 0 or the last one
-	 * it reached before it was removed (where its next registration continues).
+	 * registered: then an empty list at the revision its name stands at, 0 or the last
+	 * one it reached before it was removed (where its next registration continues).
 	 */
 	public InstanceList loadOrNone(ServiceName name) {
 		return read(() -> services.find(name)

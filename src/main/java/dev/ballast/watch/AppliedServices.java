@@ -4,7 +4,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.ballast.instance.AppliedStates;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.ServiceName;
 
@@ -16,11 +15,14 @@ import org.springframework.stereotype.Component;
  * bean, so that the reads can ask it without a cycle through the feed.
  */
 @Component
-class AppliedServices implements AppliedStates {
+public class AppliedServices {
 
 	private final Map<String, InstanceList> states = new ConcurrentHashMap<>();
 
-	@Override
+	/**
+	 * The newest state of {@code service} this node has applied; empty when it does not
+	 * follow the service. Safe to call from any thread.
+	 */
 	public Optional<InstanceList> applied(ServiceName service) {
 		return Optional.ofNullable(states.get(service.value()));
 	}

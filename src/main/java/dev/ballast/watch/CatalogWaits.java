@@ -5,10 +5,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 
-import dev.ballast.instance.Answer;
-import dev.ballast.instance.Catalog;
-import dev.ballast.instance.CatalogWait;
-import dev.ballast.instance.InstanceDirectory;
+import dev.ballast.registry.Answer;
 import dev.ballast.web.OverloadedException;
 
 /**
@@ -20,12 +17,12 @@ import dev.ballast.web.OverloadedException;
  */
 final class CatalogWaits {
 
-	private final InstanceDirectory directory;
+	private final CatalogReads reads;
 
 	private final Set<CatalogWait> waiting = Collections.newSetFromMap(new IdentityHashMap<>());
 
-	CatalogWaits(InstanceDirectory directory) {
-		this.directory = directory;
+	CatalogWaits(CatalogReads reads) {
+		this.reads = reads;
 	}
 
 	void add(CatalogWait wait) {
@@ -46,12 +43,12 @@ final class CatalogWaits {
 		}
 		Catalog catalog;
 		try {
-			Answer<List<InstanceDirectory.Service>> services = directory.services();
+			Answer<List<Catalog.Service>> services = reads.services();
 			long revision = Catalog.revisionOf(services);
 			if (waiting.stream().noneMatch(wait -> revision > wait.after())) {
 				return;
 			}
-			catalog = new Catalog(services, directory.tags());
+			catalog = new Catalog(services, reads.tags());
 		}
 		catch (RuntimeException ex) {
 			// The database is away: the waiters are answered when their time is up.

@@ -13,8 +13,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.ballast.database.ConnectionFailure;
 import dev.ballast.database.DatabaseRestored;
 import dev.ballast.database.Reachability;
-import dev.ballast.instance.CatalogWait;
-import dev.ballast.instance.InstanceDirectory;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.web.NotFoundException;
 import dev.ballast.web.OverloadedException;
@@ -86,9 +84,9 @@ class ChangeFollower implements SmartLifecycle {
 	private volatile boolean running;
 
 	ChangeFollower(ChangeReader reader, Streams streams, WatchSettings settings, Reachability reachability,
-			InstanceDirectory directory) {
+			CatalogReads catalogReads) {
 		this.followed = new FollowedServices(reader, streams, settings);
-		this.catalog = new CatalogWaits(directory);
+		this.catalog = new CatalogWaits(catalogReads);
 		this.streams = streams;
 		this.settings = settings;
 		this.reachability = reachability;

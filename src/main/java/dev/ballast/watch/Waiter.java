@@ -1,6 +1,5 @@
 package dev.ballast.watch;
 
-import dev.ballast.instance.BlockingWait;
 import dev.ballast.registry.InstanceList;
 
 import org.springframework.web.context.request.async.DeferredResult;

@@ -12,10 +12,12 @@
  * streams and waiting queries of the service, and never waits for the database. This
  * node's own commits reach the delivering thread straight from the commit
  * ({@link dev.ballast.watch.ChangeLog}), ahead of their notification; the reader skips
- * what it applied that way. The instance reads ask this module for the applied state and
- * for blocking waits through the interfaces the instance module defines.
+ * what it applied that way. Every exit (the REST reads, Consul, DNS, xDS, Prometheus)
+ * asks this module for the applied state and for blocking waits
+ * ({@link dev.ballast.watch.BlockingQueries}), and for catalog-wide reads
+ * ({@link dev.ballast.watch.CatalogReads}).
  */
-@ApplicationModule(allowedDependencies = { "database", "instance", "registry", "security", "web", "weight" })
+@ApplicationModule(allowedDependencies = { "database", "registry", "security", "web", "weight" })
 package dev.ballast.watch;
 
 import org.springframework.modulith.ApplicationModule;

@@ -7,7 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import dev.ballast.instance.BlockingReads;
+import dev.ballast.watch.BlockingQueries;
 import dev.ballast.security.StreamCallers;
 import dev.ballast.security.TokensInForce;
 import dev.ballast.watch.KeyedCap;
@@ -45,7 +45,7 @@ class AdsServer implements SmartLifecycle {
 
 	private final XdsSettings settings;
 
-	private final BlockingReads reads;
+	private final BlockingQueries reads;
 
 	private final StreamCallers callers;
 
@@ -67,7 +67,7 @@ class AdsServer implements SmartLifecycle {
 
 	private ScheduledExecutorService timer;
 
-	AdsServer(XdsSettings settings, BlockingReads reads, StreamCallers callers, StreamPlaces places,
+	AdsServer(XdsSettings settings, BlockingQueries reads, StreamCallers callers, StreamPlaces places,
 			Subscribers subscribers, SslBundles bundles, MeterRegistry meters) {
 		this.settings = settings;
 		this.reads = reads;

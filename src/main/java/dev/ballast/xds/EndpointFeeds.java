@@ -4,24 +4,25 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
-import dev.ballast.instance.BlockingReads;
+import dev.ballast.watch.BlockingQueries;
 import dev.ballast.registry.ServiceName;
 
 /**
  * The services whose endpoints some ADS stream on this node is subscribed to, each
- * followed on the node's applied state ({@link BlockingReads#follow}) for as long as one
- * stream is: every change the node applies reaches the streams as soon as it is applied,
- * with no polling, and each state is rendered once per zone view for all of them.
+ * followed on the node's applied state ({@link BlockingQueries#follow}) for as long as
+ * one stream is: every change the node applies reaches the streams as soon as it is
+ * applied, with no polling, and each state is rendered once per zone view for all of
+ * them.
  */
 final class EndpointFeeds {
 
-	private final BlockingReads reads;
+	private final BlockingQueries reads;
 
 	private final Executor fanOut;
 
 	private final Map<String, ServiceEndpoints> services = new HashMap<>();
 
-	EndpointFeeds(BlockingReads reads, Executor fanOut) {
+	EndpointFeeds(BlockingQueries reads, Executor fanOut) {
 		this.reads = reads;
 		this.fanOut = fanOut;
 	}

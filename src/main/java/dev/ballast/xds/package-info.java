@@ -9,7 +9,7 @@
  * tokens and count against the same caps; a client's ACK confirms drains. Off unless
  * {@code ballast.xds.port} is set. See {@code docs/xds.md}.
  */
-@ApplicationModule(allowedDependencies = { "instance", "registry", "security", "watch", "web", "weight" })
+@ApplicationModule(allowedDependencies = { "registry", "security", "watch", "web", "weight" })
 package dev.ballast.xds;
 
 import org.springframework.modulith.ApplicationModule;

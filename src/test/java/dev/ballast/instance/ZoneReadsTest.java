@@ -13,6 +13,7 @@ import dev.ballast.support.EventStream;
 import dev.ballast.support.Names;
 import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
+import dev.ballast.watch.BlockingQueries;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -35,7 +36,7 @@ class ZoneReadsTest {
 	int port;
 
 	@Autowired
-	BlockingReads reads;
+	BlockingQueries reads;
 
 	Api api;
 

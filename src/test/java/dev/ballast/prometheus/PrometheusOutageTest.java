@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.ballast.database.Reachability;
-import dev.ballast.instance.AppliedStates;
+import dev.ballast.watch.AppliedServices;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.support.Api;
 import dev.ballast.support.OutageNode;
@@ -67,7 +67,7 @@ class PrometheusOutageTest {
 		// Sorted by service: prom-let-go first.
 		assertThat(weights(api.get("/v1/prometheus/targets").json())).containsExactly("50", "300", "100");
 		// The node follows what Prometheus asks for only while it asks.
-		AppliedStates applied = outage.node().bean(AppliedStates.class);
+		AppliedServices applied = outage.node().bean(AppliedServices.class);
 		Awaitility.await()
 			.atMost(Duration.ofSeconds(20))
 			.until(() -> applied.applied(ServiceName.of(LET_GO)).isEmpty());

@@ -1,9 +1,9 @@
-package dev.ballast.instance;
+package dev.ballast.registry;
 
 /**
  * What a read answers, and whether it comes from the database or from this node's memory
- * while the database is unreachable: the one such wrapper, for this module's own
- * endpoints and for the entrances that read through it (Consul's, Prometheus').
+ * while the database is unreachable: the one such wrapper, for every read that answers
+ * from memory during an outage ({@link Snapshots#answer}).
  *
  * @param value the state read
  * @param stale true when it is the node's last known state rather than a fresh read

@@ -1,4 +1,4 @@
-package dev.ballast.instance;
+package dev.ballast.watch;
 
 import java.util.function.Consumer;
 import java.util.function.Predicate;

@@ -1,4 +1,4 @@
-package dev.ballast.instance;
+package dev.ballast.watch;
 
 /**
  * The parameters of a read that may block.

@@ -1,4 +1,4 @@
-package dev.ballast.instance;
+package dev.ballast.watch;
 
 import java.util.function.Consumer;
 
