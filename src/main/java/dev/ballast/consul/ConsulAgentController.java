@@ -3,12 +3,12 @@ package dev.ballast.consul;
 import java.util.List;
 import java.util.Map;
 
-import dev.ballast.registry.CheckTargets;
 import dev.ballast.instance.InstanceDirectory;
+import dev.ballast.lease.HealthReports;
+import dev.ballast.registry.CheckTargets;
 import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.ReportedHealth;
 import dev.ballast.registry.ServiceName;
-import dev.ballast.lease.HealthReports;
 import dev.ballast.release.Maintenance;
 import dev.ballast.security.RegistrantScope;
 import io.swagger.v3.oas.annotations.Hidden;

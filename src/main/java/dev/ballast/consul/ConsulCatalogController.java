@@ -7,16 +7,16 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import dev.ballast.database.Reachability;
-import dev.ballast.registry.Answer;
-import dev.ballast.watch.BlockingQueries;
-import dev.ballast.watch.Catalog;
-import dev.ballast.watch.CatalogWait;
-import dev.ballast.registry.Checks;
 import dev.ballast.instance.InstanceDirectory;
+import dev.ballast.registry.Answer;
+import dev.ballast.registry.Checks;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.StoredCheck;
 import dev.ballast.registry.ZoneView;
 import dev.ballast.security.RegistrantScope;
+import dev.ballast.watch.BlockingQueries;
+import dev.ballast.watch.Catalog;
+import dev.ballast.watch.CatalogWait;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
 

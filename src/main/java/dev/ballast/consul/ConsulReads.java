@@ -4,13 +4,13 @@ import java.util.List;
 import java.util.function.Function;
 
 import dev.ballast.database.Reachability;
-import dev.ballast.registry.Answer;
-import dev.ballast.watch.BlockingQuery;
-import dev.ballast.watch.BlockingQueries;
-import dev.ballast.watch.BlockingWait;
 import dev.ballast.instance.InstanceDirectory;
+import dev.ballast.registry.Answer;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.ServiceName;
+import dev.ballast.watch.BlockingQueries;
+import dev.ballast.watch.BlockingQuery;
+import dev.ballast.watch.BlockingWait;
 
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;

@@ -22,10 +22,10 @@ import dev.ballast.web.FieldError;
 import dev.ballast.web.InvalidRequestException;
 import dev.ballast.weight.Weight;
 import dev.ballast.weight.WeightReader;
-import dev.ballast.weight.WeightReading;
 import dev.ballast.weight.WeightReading.Exact;
 import dev.ballast.weight.WeightReading.Normalized;
 import dev.ballast.weight.WeightReading.Refused;
+import dev.ballast.weight.WeightReading;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.http.HttpStatus;

@@ -9,11 +9,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
-import dev.ballast.watch.BlockingQueries;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.ZoneView;
+import dev.ballast.watch.BlockingQueries;
 import org.xbill.DNS.Name;
 
 /**

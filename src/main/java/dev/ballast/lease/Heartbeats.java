@@ -15,9 +15,9 @@ import java.util.function.Consumer;
 
 import dev.ballast.database.Synchronizations;
 import dev.ballast.database.ThisNode;
+import dev.ballast.registry.Changed;
 import dev.ballast.registry.Health;
 import dev.ballast.registry.InstanceChanged;
-import dev.ballast.registry.Changed;
 import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.ServiceName;

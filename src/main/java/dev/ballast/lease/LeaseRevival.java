@@ -4,12 +4,12 @@ import java.time.Instant;
 import java.util.Optional;
 
 import dev.ballast.registry.Checks;
+import dev.ballast.registry.Guard;
 import dev.ballast.registry.Health;
 import dev.ballast.registry.Instance;
 import dev.ballast.registry.InstanceId;
-import dev.ballast.registry.Guard;
-import dev.ballast.registry.WritePath;
 import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.WritePath;
 
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;

@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.ballast.lease.LeaseWriters;
 import dev.ballast.registry.Checks;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.StoredCheck;
-import dev.ballast.lease.LeaseWriters;
 import dev.ballast.web.BadParameterException;
 import dev.ballast.web.InvalidRequestException;
 import io.swagger.v3.oas.annotations.Operation;

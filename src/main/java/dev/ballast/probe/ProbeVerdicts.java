@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.ballast.lease.HealthReports;
 import dev.ballast.registry.CheckStatus;
 import dev.ballast.registry.Checks;
 import dev.ballast.registry.StoredCheck;
-import dev.ballast.lease.HealthReports;
 import dev.ballast.web.NotFoundException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -10,8 +10,8 @@ import java.util.Optional;
 
 import dev.ballast.weight.CapacityPeak;
 import dev.ballast.weight.MaxUnroutable;
-import dev.ballast.weight.UnroutableBudget;
 import dev.ballast.weight.UnroutableBudget.Breach;
+import dev.ballast.weight.UnroutableBudget;
 
 /**
  * The guard's verdict on a set of changes to one service, and the capacity peaks they

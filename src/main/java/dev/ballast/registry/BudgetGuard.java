@@ -6,8 +6,8 @@ import java.util.Map;
 
 import dev.ballast.database.Synchronizations;
 import dev.ballast.web.GuardBreachException;
-import dev.ballast.weight.UnroutableBudget;
 import dev.ballast.weight.UnroutableBudget.Breach;
+import dev.ballast.weight.UnroutableBudget;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;

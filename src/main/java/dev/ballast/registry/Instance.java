@@ -3,8 +3,8 @@ package dev.ballast.registry;
 import java.time.Instant;
 import java.util.Objects;
 
-import dev.ballast.weight.EffectiveWeight;
 import dev.ballast.weight.EffectiveWeight.Rotation;
+import dev.ballast.weight.EffectiveWeight;
 import dev.ballast.weight.NominalWeight;
 import dev.ballast.weight.Weight;
 

@@ -1,8 +1,8 @@
 package dev.ballast.registry;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.ballast.weight.WeightPolicy;
 import dev.ballast.weight.Weight;
+import dev.ballast.weight.WeightPolicy;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /** A service's settings as clients receive them and as the change log records them. */

@@ -12,8 +12,8 @@ import dev.ballast.registry.Instance;
 import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.LockedService;
-import dev.ballast.registry.WritePath;
 import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.WritePath;
 
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;

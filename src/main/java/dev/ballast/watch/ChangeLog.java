@@ -9,8 +9,8 @@ import java.util.function.Consumer;
 
 import dev.ballast.database.CommitBatch;
 import dev.ballast.database.Synchronizations;
-import dev.ballast.registry.InstanceChanged;
 import dev.ballast.registry.Changed;
+import dev.ballast.registry.InstanceChanged;
 import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.ServiceChanged;
 import dev.ballast.registry.ServiceRemoved;

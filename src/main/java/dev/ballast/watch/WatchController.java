@@ -12,10 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.ballast.database.Reachability;
-import dev.ballast.web.Headers;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.ZoneView;
 import dev.ballast.web.BadParameterException;
+import dev.ballast.web.Headers;
 import dev.ballast.web.OverloadedException;
 import dev.ballast.web.Problem;
 import io.swagger.v3.oas.annotations.Operation;

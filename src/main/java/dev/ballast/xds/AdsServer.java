@@ -7,9 +7,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import dev.ballast.watch.BlockingQueries;
 import dev.ballast.security.StreamCallers;
 import dev.ballast.security.TokensInForce;
+import dev.ballast.watch.BlockingQueries;
 import dev.ballast.watch.KeyedCap;
 import dev.ballast.watch.StreamPlaces;
 import dev.ballast.watch.Subscribers;

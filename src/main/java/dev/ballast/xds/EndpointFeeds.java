@@ -4,8 +4,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
-import dev.ballast.watch.BlockingQueries;
 import dev.ballast.registry.ServiceName;
+import dev.ballast.watch.BlockingQueries;
 
 /**
  * The services whose endpoints some ADS stream on this node is subscribed to, each

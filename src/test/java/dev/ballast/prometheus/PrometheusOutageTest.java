@@ -6,11 +6,11 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.ballast.database.Reachability;
-import dev.ballast.watch.AppliedServices;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.support.Api;
 import dev.ballast.support.OutageNode;
 import dev.ballast.support.Registration;
+import dev.ballast.watch.AppliedServices;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -6,8 +6,8 @@ import java.util.concurrent.TimeUnit;
 
 import dev.ballast.registry.ServiceName;
 import dev.ballast.support.Api;
-import dev.ballast.support.EventStream;
 import dev.ballast.support.EventStream.Event;
+import dev.ballast.support.EventStream;
 import dev.ballast.support.Names;
 import dev.ballast.support.Registration;
 import dev.ballast.support.RegistryTest;
