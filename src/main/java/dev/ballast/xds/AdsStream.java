@@ -54,6 +54,14 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 
 	private final Map<String, ServiceEndpoints> endpoints = new HashMap<>();
 
+	/**
+	 * The revision of each subscribed service's endpoints last sent on this stream: a
+	 * state already sent is not sent again (a service's first state can be marked due
+	 * both by the subscription and by its feed's loading it, seen as a duplicate response
+	 * in CI).
+	 */
+	private final Map<String, Long> sentRevisions = new HashMap<>();
+
 	/** Set with {@link #opened}. */
 	private NodeSubscriber subscriber;
 
@@ -162,6 +170,7 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 			}
 			endpoints.values().forEach(feed -> services.endpoints().unsubscribe(feed, this));
 			endpoints.clear();
+			sentRevisions.clear();
 			if (subscriber != null) {
 				subscriber.gone();
 			}
@@ -249,6 +258,8 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 
 	private void unsubscribeEndpoints(String service) {
 		ServiceEndpoints feed = endpoints.remove(service);
+		// Subscribed again later, its state is sent again: the client dropped it.
+		sentRevisions.remove(service);
 		if (feed != null) {
 			services.endpoints().unsubscribe(feed, this);
 		}
@@ -308,7 +319,10 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 		Set<String> due = subscription.takeDue();
 		ResponseContent content = ResponseContent.of(type, whole ? subscription.names() : due, name -> {
 			ServiceEndpoints feed = endpoints.get(name);
-			return feed == null ? null : feed.assignment(opened.zone());
+			ServiceEndpoints.Assignment assignment = feed == null ? null : feed.assignment(opened.zone());
+			boolean sentAlready = assignment != null
+					&& Long.valueOf(assignment.revision()).equals(sentRevisions.get(name));
+			return sentAlready ? null : assignment;
 		});
 		if (content.resources().isEmpty() && !type.fullState()) {
 			return;
@@ -321,6 +335,7 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 			.addAllResources(content.resources())
 			.build());
 		subscription.sent(nonce, new Subscription.Sent(content.version(), content.revisions()));
+		sentRevisions.putAll(content.revisions());
 		services.meters().responded(type);
 		subscriber.delivered(content.revisions());
 	}
