@@ -55,12 +55,13 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 	private final Map<String, ServiceEndpoints> endpoints = new HashMap<>();
 
 	/**
-	 * The revision of each subscribed service's endpoints last sent on this stream: a
-	 * state already sent is not sent again (a service's first state can be marked due
-	 * both by the subscription and by its feed's loading it, seen as a duplicate response
-	 * in CI).
+	 * Each subscribed service's endpoints last sent on this stream: the same assignment
+	 * (revision and resource alike) is not sent again (a service's first state can be
+	 * marked due both by the subscription and by its feed's loading it, seen as a
+	 * duplicate response in CI). Not the revision alone: after a failover that lost a
+	 * tail, a revision can come again with other content, which must be sent.
 	 */
-	private final Map<String, Long> sentRevisions = new HashMap<>();
+	private final Map<String, ServiceEndpoints.Assignment> sentAssignments = new HashMap<>();
 
 	/** Set with {@link #opened}. */
 	private NodeSubscriber subscriber;
@@ -170,7 +171,7 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 			}
 			endpoints.values().forEach(feed -> services.endpoints().unsubscribe(feed, this));
 			endpoints.clear();
-			sentRevisions.clear();
+			sentAssignments.clear();
 			if (subscriber != null) {
 				subscriber.gone();
 			}
@@ -259,7 +260,7 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 	private void unsubscribeEndpoints(String service) {
 		ServiceEndpoints feed = endpoints.remove(service);
 		// Subscribed again later, its state is sent again: the client dropped it.
-		sentRevisions.remove(service);
+		sentAssignments.remove(service);
 		if (feed != null) {
 			services.endpoints().unsubscribe(feed, this);
 		}
@@ -317,12 +318,15 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 	private void respond(ResourceType type, Subscription subscription) {
 		boolean whole = subscription.wholeDue();
 		Set<String> due = subscription.takeDue();
+		Map<String, ServiceEndpoints.Assignment> sending = new HashMap<>();
 		ResponseContent content = ResponseContent.of(type, whole ? subscription.names() : due, name -> {
 			ServiceEndpoints feed = endpoints.get(name);
 			ServiceEndpoints.Assignment assignment = feed == null ? null : feed.assignment(opened.zone());
-			boolean sentAlready = assignment != null
-					&& Long.valueOf(assignment.revision()).equals(sentRevisions.get(name));
-			return sentAlready ? null : assignment;
+			if (assignment == null || assignment.equals(sentAssignments.get(name))) {
+				return null;
+			}
+			sending.put(name, assignment);
+			return assignment;
 		});
 		if (content.resources().isEmpty() && !type.fullState()) {
 			return;
@@ -335,7 +339,7 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 			.addAllResources(content.resources())
 			.build());
 		subscription.sent(nonce, new Subscription.Sent(content.version(), content.revisions()));
-		sentRevisions.putAll(content.revisions());
+		sentAssignments.putAll(sending);
 		services.meters().responded(type);
 		subscriber.delivered(content.revisions());
 	}
