@@ -94,11 +94,12 @@ echo "jar: $jar"
 echo "java: $(java -version 2>&1 | head -n1)"
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), open files $(ulimit -n)"
 
-# AdsLatency needs grpc-java and Envoy's API: the server's own runtime dependencies.
+# AdsLatency needs grpc-java and Envoy's API: the server's own runtime dependencies (so it
+# lives apart, in bench/src-xds, from the JDK-only programs that scripts compile together).
 ads_size="${BENCH_ADS_SIZE:-1000}"
 ads_classpath=""
 if [[ "$ads_size" != none ]]; then
-	./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$work/classpath.txt" \
+	./mvnw -q -B -pl :ballast dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$work/classpath.txt" \
 		>"$work/classpath.log" 2>&1 || { echo "could not resolve the ADS benchmark's class path" >&2; exit 1; }
 	ads_classpath="$(cat "$work/classpath.txt")"
 fi
@@ -125,7 +126,7 @@ for watchers in $sizes; do
 	if [[ "$watchers" == "$ads_size" ]]; then
 		echo
 		echo "======== $ads_size ADS streams, same node ========"
-		java -cp "$ads_classpath" bench/src/ballast/bench/AdsLatency.java --url "http://127.0.0.1:$port" \
+		java -cp "$ads_classpath" bench/src-xds/ballast/bench/AdsLatency.java --url "http://127.0.0.1:$port" \
 			--xds "127.0.0.1:$xds_port" --streams "$ads_size" --server-pid "$server_pid" &
 		generator_pid=$!
 		run_status=0

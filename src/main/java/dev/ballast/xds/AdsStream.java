@@ -54,6 +54,15 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 
 	private final Map<String, ServiceEndpoints> endpoints = new HashMap<>();
 
+	/**
+	 * Each subscribed service's endpoints last sent on this stream: the same assignment
+	 * (revision and resource alike) is not sent again (a service's first state can be
+	 * marked due both by the subscription and by its feed's loading it, seen as a
+	 * duplicate response in CI). Not the revision alone: after a failover that lost a
+	 * tail, a revision can come again with other content, which must be sent.
+	 */
+	private final Map<String, ServiceEndpoints.Assignment> sentAssignments = new HashMap<>();
+
 	/** Set with {@link #opened}. */
 	private NodeSubscriber subscriber;
 
@@ -162,6 +171,7 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 			}
 			endpoints.values().forEach(feed -> services.endpoints().unsubscribe(feed, this));
 			endpoints.clear();
+			sentAssignments.clear();
 			if (subscriber != null) {
 				subscriber.gone();
 			}
@@ -249,6 +259,8 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 
 	private void unsubscribeEndpoints(String service) {
 		ServiceEndpoints feed = endpoints.remove(service);
+		// Subscribed again later, its state is sent again: the client dropped it.
+		sentAssignments.remove(service);
 		if (feed != null) {
 			services.endpoints().unsubscribe(feed, this);
 		}
@@ -306,9 +318,15 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 	private void respond(ResourceType type, Subscription subscription) {
 		boolean whole = subscription.wholeDue();
 		Set<String> due = subscription.takeDue();
+		Map<String, ServiceEndpoints.Assignment> sending = new HashMap<>();
 		ResponseContent content = ResponseContent.of(type, whole ? subscription.names() : due, name -> {
 			ServiceEndpoints feed = endpoints.get(name);
-			return feed == null ? null : feed.assignment(opened.zone());
+			ServiceEndpoints.Assignment assignment = feed == null ? null : feed.assignment(opened.zone());
+			if (assignment == null || assignment.equals(sentAssignments.get(name))) {
+				return null;
+			}
+			sending.put(name, assignment);
+			return assignment;
 		});
 		if (content.resources().isEmpty() && !type.fullState()) {
 			return;
@@ -321,6 +339,7 @@ final class AdsStream implements StreamObserver<DiscoveryRequest> {
 			.addAllResources(content.resources())
 			.build());
 		subscription.sent(nonce, new Subscription.Sent(content.version(), content.revisions()));
+		sentAssignments.putAll(sending);
 		services.meters().responded(type);
 		subscriber.delivered(content.revisions());
 	}
