@@ -11,15 +11,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 
-import dev.ballast.database.Synchronizations;
 import dev.ballast.database.ThisNode;
-import dev.ballast.registry.Changed;
+import dev.ballast.registry.ChangeLog;
 import dev.ballast.registry.Health;
-import dev.ballast.registry.InstanceChanged;
 import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.LoggedChange;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.web.NotFoundException;
 import io.micrometer.core.instrument.Counter;
@@ -44,7 +42,7 @@ import org.springframework.stereotype.Component;
  * wait on the row locks of its lease extension and expiries.
  */
 @Component
-class Heartbeats implements Changed {
+class Heartbeats {
 
 	private static final Logger log = LoggerFactory.getLogger(Heartbeats.class);
 
@@ -82,10 +80,10 @@ class Heartbeats implements Changed {
 
 	private final String node;
 
-	/** A committed transaction's changes, into the cache. */
-	private final Consumer<List<InstanceChanged>> cacheAll = changes -> changes.forEach(this::cache);
-
-	Heartbeats(LeaseStore store, LeaseRevival revival, Clock clock, MeterRegistry meters, ThisNode node) {
+	Heartbeats(LeaseStore store, LeaseRevival revival, Clock clock, MeterRegistry meters, ThisNode node,
+			ChangeLog changeLog) {
+		// Keeps the cache exact for changes made on this node, once they commit.
+		changeLog.onCommitted((history, changes) -> changes.forEach(this::cache));
 		this.store = store;
 		this.node = node.id();
 		this.revival = revival;
@@ -269,14 +267,11 @@ class Heartbeats implements Changed {
 		}
 	}
 
-	/** Keeps the cache exact for changes made on this node, once they commit. */
-	@Override
-	public void instance(InstanceChanged change) {
-		Synchronizations.afterCommit(cacheAll, change);
-	}
-
-	private void cache(InstanceChanged change) {
-		InstanceKey key = new InstanceKey(change.service().value(), change.id().value());
+	private void cache(LoggedChange change) {
+		if (change.instanceId() == null) {
+			return;
+		}
+		InstanceKey key = new InstanceKey(change.service(), change.instanceId());
 		InstanceView instance = change.instance();
 		if (instance == null) {
 			statuses.remove(key);

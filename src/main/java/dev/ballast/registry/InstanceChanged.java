@@ -3,9 +3,8 @@ package dev.ballast.registry;
 import java.time.Instant;
 
 /**
- * An instance write, told to every {@link Changed} inside its transaction, after the
- * service revision was bumped; what writes in the same transaction (the change log)
- * commits or rolls back with the change.
+ * An instance write, told to the {@link ChangeLog} inside its transaction, after the
+ * service revision was bumped: its row commits or rolls back with the change.
  *
  * @param service the service
  * @param revision the new service revision

@@ -3,7 +3,7 @@ package dev.ballast.registry;
 import java.time.Instant;
 
 /**
- * Told to every {@link Changed} inside the transaction that changed a service's settings.
+ * Told to the {@link ChangeLog} inside the transaction that changed a service's settings.
  *
  * @param service the service
  * @param revision the new service revision

@@ -3,7 +3,7 @@ package dev.ballast.registry;
 import java.time.Instant;
 
 /**
- * Told to every {@link Changed} inside the transaction that removed a service, after its
+ * Told to the {@link ChangeLog} inside the transaction that removed a service, after its
  * instances' removals: the last revision of the service under this name until it is
  * registered again.
  *

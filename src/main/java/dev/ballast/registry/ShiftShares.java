@@ -6,7 +6,7 @@ import java.util.Map;
  * A traffic shift's rule, applied by the write path to every set of changes that moves
  * what a shift shares ({@link Changes}): within the same changes, so a watcher never sees
  * a member's weight that breaks the shift's shares. The release module implements it; the
- * write path resolves it at the first write, as it does {@link Changed}.
+ * write path resolves it at the first write.
  */
 public interface ShiftShares {
 

@@ -36,10 +36,7 @@ public class WritePath {
 
 	private final BudgetGuard guard;
 
-	private final ObjectProvider<Changed> changeFollowers;
-
-	/** Resolved at the first write: they depend on beans that depend on this one. */
-	private volatile List<Changed> followers;
+	private final ChangeLog log;
 
 	private final AuditTrail audit;
 
@@ -60,15 +57,14 @@ public class WritePath {
 	/** Resolved at the first write, as the followers are. */
 	private volatile ShiftShares shift;
 
-	WritePath(ServiceStore services, InstanceStore instances, BudgetGuard guard,
-			ObjectProvider<Changed> changeFollowers, AuditTrail audit, Clock clock, GroupCommit groups,
-			WriteBehind behind, RowStatements statements, CapacityPeaks peaks, GuardSettings guardSettings,
-			ObjectProvider<ShiftShares> shiftShares) {
+	WritePath(ServiceStore services, InstanceStore instances, BudgetGuard guard, ChangeLog log, AuditTrail audit,
+			Clock clock, GroupCommit groups, WriteBehind behind, RowStatements statements, CapacityPeaks peaks,
+			GuardSettings guardSettings, ObjectProvider<ShiftShares> shiftShares) {
 		this.shiftShares = shiftShares;
 		this.statements = statements;
 		this.peaks = peaks;
 		this.guardSettings = guardSettings;
-		this.changeFollowers = changeFollowers;
+		this.log = log;
 		this.groups = groups;
 		this.behind = behind;
 		this.services = services;
@@ -234,7 +230,7 @@ public class WritePath {
 	/** Stores a changed instance under a new revision and announces it. */
 	Instance save(Instance changed) {
 		Instance stored = rows().save(changed);
-		changed(new InstanceChanged(stored.service(), stored.revision(), stored.id(), InstanceView.of(stored),
+		log.instance(new InstanceChanged(stored.service(), stored.revision(), stored.id(), InstanceView.of(stored),
 				clock.instant()));
 		return stored;
 	}
@@ -259,20 +255,7 @@ public class WritePath {
 	/** Removes an instance under a new revision and announces it. */
 	void remove(Instance instance) {
 		long revision = rows().remove(instance.service(), instance.id());
-		changed(new InstanceChanged(instance.service(), revision, instance.id(), null, clock.instant()));
-	}
-
-	private void changed(InstanceChanged change) {
-		followers().forEach(follower -> follower.instance(change));
-	}
-
-	private List<Changed> followers() {
-		List<Changed> told = followers;
-		if (told == null) {
-			told = changeFollowers.orderedStream().toList();
-			followers = told;
-		}
-		return told;
+		log.instance(new InstanceChanged(instance.service(), revision, instance.id(), null, clock.instant()));
 	}
 
 	/**
@@ -285,8 +268,7 @@ public class WritePath {
 		ServiceName name = locked.name();
 		long revision = rows().nextRevision(name);
 		services.remove(name, revision);
-		ServiceRemoved removal = new ServiceRemoved(name, revision, clock.instant());
-		followers().forEach(follower -> follower.removed(removal));
+		log.removed(new ServiceRemoved(name, revision, clock.instant()));
 	}
 
 	/** Stores changed settings under a new revision and announces them. */
@@ -296,8 +278,7 @@ public class WritePath {
 		ServiceSettings stored = changed.withRevision(revision);
 		services.update(stored);
 		rows.updated(stored);
-		ServiceChanged change = new ServiceChanged(stored.name(), revision, SettingsView.of(stored), clock.instant());
-		followers().forEach(follower -> follower.settings(change));
+		log.settings(new ServiceChanged(stored.name(), revision, SettingsView.of(stored), clock.instant()));
 		return stored;
 	}
 

@@ -2,6 +2,8 @@ package dev.ballast.watch;
 
 import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.LocalitySetting;
+import dev.ballast.registry.LoggedChange;
+import dev.ballast.registry.LoggedChange.Kind;
 
 /**
  * One committed revision of a service, as read once from the change log by this node and
@@ -27,33 +29,10 @@ record Change(String service, Position position, Kind kind, String instanceId, I
 		return position.revision();
 	}
 
-	/** The same change, known to have been committed in {@code history}. */
-	Change in(long history) {
-		return new Change(service, new Position(position.revision(), history), kind, instanceId, instance, data,
-				locality);
-	}
-
-	enum Kind {
-
-		/** An instance was registered or changed: an {@code upsert} event. */
-		UPSERT,
-
-		/** An instance was removed: a {@code remove} event. */
-		REMOVE,
-
-		/**
-		 * The service's settings changed. Watchers receive an {@code id:} line without
-		 * data, which moves their position (and Last-Event-ID) without dispatching an
-		 * event.
-		 */
-		SERVICE,
-
-		/**
-		 * The service was removed, after its instances: a {@code delete} event, the last
-		 * of the service until it is registered again under the name.
-		 */
-		DELETE
-
+	/** A change this node committed, as the change log handed it over. */
+	static Change of(LoggedChange change, long history) {
+		return new Change(change.service(), new Position(change.revision(), history), change.kind(),
+				change.instanceId(), change.instance(), change.data(), change.locality());
 	}
 
 	String eventName() {

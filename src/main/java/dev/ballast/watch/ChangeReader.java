@@ -9,9 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.ballast.registry.ChangeLog;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.LocalitySetting;
+import dev.ballast.registry.LoggedChange;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.Snapshots;
 import tools.jackson.databind.JsonNode;
@@ -27,9 +29,9 @@ import org.springframework.stereotype.Component;
  * after given revisions (on the feed's own connections). Payloads are re-rendered from
  * the typed instance record, so events carry exactly the fields and order of every other
  * response, and the bytes this node's own commits were delivered with
- * ({@link ChangeLog}): jsonb keeps an object's keys shortest first, so maps (the
- * metadata) are read back sorted by key, as {@link dev.ballast.registry.Metadata} holds
- * them.
+ * ({@link dev.ballast.registry.ChangeLog}): jsonb keeps an object's keys shortest first,
+ * so maps (the metadata) are read back sorted by key, as
+ * {@link dev.ballast.registry.Metadata} holds them.
  */
 @Component
 class ChangeReader {
@@ -168,7 +170,7 @@ class ChangeReader {
 	private Change change(ResultSet rs) throws SQLException {
 		String service = rs.getString(1);
 		Position revision = new Position(rs.getLong(2), rs.getLong(3));
-		Change.Kind kind = Change.Kind.valueOf(rs.getString(4));
+		LoggedChange.Kind kind = LoggedChange.Kind.valueOf(rs.getString(4));
 		String instanceId = rs.getString(5);
 		String payload = rs.getString(6);
 		return switch (kind) {

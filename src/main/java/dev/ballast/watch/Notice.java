@@ -1,10 +1,10 @@
 package dev.ballast.watch;
 
 /**
- * What a change notification says: the service that changed and its revision, as
- * {@code service:revision}. The revision lets a node skip reading the log for a change it
- * applied already (its own commits); a payload without one (a plain service name) means
- * "read whatever is new".
+ * What a change notification says ({@link dev.ballast.registry.ChangeLog#CHANNEL}): the
+ * service that changed and its revision, as {@code service:revision}. The revision lets a
+ * node skip reading the log for a change it applied already (its own commits); a payload
+ * without one (a plain service name) means "read whatever is new".
  *
  * @param service the service that changed
  * @param revision its revision after the change, or {@link #UNKNOWN}
@@ -13,9 +13,6 @@ record Notice(String service, long revision) {
 
 	/** Read whatever is new: the notification did not say how far. */
 	static final long UNKNOWN = Long.MAX_VALUE;
-
-	/** The payload {@code pg_notify} sends, as an SQL expression of the logged row. */
-	static final String PAYLOAD_SQL = "service || ':' || revision";
 
 	/**
 	 * Reads a payload; a service name without a revision, or with one that is not a

@@ -18,6 +18,7 @@ import javax.sql.DataSource;
 import dev.ballast.database.DatabaseRestored;
 import dev.ballast.database.Notified;
 import dev.ballast.database.Reachability;
+import dev.ballast.registry.ChangeLog;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;

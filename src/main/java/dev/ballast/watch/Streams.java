@@ -14,7 +14,11 @@ import java.util.function.Consumer;
 
 import dev.ballast.database.DatabaseLost;
 import dev.ballast.database.Reachability;
+import dev.ballast.registry.ChangeLog;
 import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.LoggedChange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
@@ -33,6 +37,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class Streams implements SmartLifecycle {
+
+	private static final Logger log = LoggerFactory.getLogger(Streams.class);
 
 	private final AppliedServices applied;
 
@@ -55,11 +61,13 @@ class Streams implements SmartLifecycle {
 
 	private volatile boolean running;
 
-	Streams(AppliedServices applied, EventSender sender, WatchSettings settings, Reachability reachability) {
+	Streams(AppliedServices applied, EventSender sender, WatchSettings settings, Reachability reachability,
+			ChangeLog changeLog) {
 		this.applied = applied;
 		this.sender = sender;
 		this.settings = settings;
 		this.reachability = reachability;
+		changeLog.onCommitted(this::committed);
 	}
 
 	/** The streams live now; any thread may go through them. */
@@ -221,16 +229,16 @@ class Streams implements SmartLifecycle {
 	}
 
 	/**
-	 * Changes this node has just committed, in revision order per service, applied
-	 * without waiting for their notification and a read of the log. Only the next
-	 * revision of a followed service applies: a change read already, or one whose
-	 * predecessor has not arrived (another writer's commit whose hand-over is still on
-	 * its way, or another node's), is left to the log, which brings every change in
-	 * order, and a change of a service not followed has nobody to go to. So is a change
-	 * committed in another history than the feed's position: after a failover the new
-	 * primary may not hold that position (an asynchronous standby lost it), and only the
-	 * log's reader checks that it does before the change is applied on top of it. A
-	 * transaction that rolls back never gets here.
+	 * Changes this node has just committed, in revision order per service, as the change
+	 * log hands them over (registered at start), applied without waiting for their
+	 * notification and a read of the log. Only the next revision of a followed service
+	 * applies: a change read already, or one whose predecessor has not arrived (another
+	 * writer's commit whose hand-over is still on its way, or another node's), is left to
+	 * the log, which brings every change in order, and a change of a service not followed
+	 * has nobody to go to. So is a change committed in another history than the feed's
+	 * position: after a failover the new primary may not hold that position (an
+	 * asynchronous standby lost it), and only the log's reader checks that it does before
+	 * the change is applied on top of it. A transaction that rolls back never gets here.
 	 * <p>
 	 * When the delivering thread is idle and the changes' services have only a
 	 * {@link StreamWriters#FEW few} streams and waiting queries, the committing thread
@@ -238,7 +246,15 @@ class Streams implements SmartLifecycle {
 	 * it saves cost the event (see {@link SerialThread}); with more, it does not hold up
 	 * the writer's answer.
 	 */
-	void committed(List<Change> changes) {
+	private void committed(long history, List<LoggedChange> logged) {
+		if (history == ChangeLog.UNSTAMPED) {
+			// Never expected: the rows' statement answers it. The log still brings the
+			// changes, with their history, to every node.
+			log.error("{} changes committed without the history their rows were stamped with; left to the change log",
+					logged.size());
+			return;
+		}
+		List<Change> changes = logged.stream().map(change -> Change.of(change, history)).toList();
 		thread.executeHereIfIdle(() -> {
 			Map<ServiceFeed, List<Change>> next = new LinkedHashMap<>();
 			for (Change change : changes) {

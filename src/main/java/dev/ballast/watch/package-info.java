@@ -1,7 +1,7 @@
 /**
- * Change streams: the per-service change log that every write appends to in its own
- * transaction, from which watchers (SSE, blocking queries) learn exactly what changed
- * after a revision.
+ * Change streams: watchers (SSE, blocking queries) learn from the per-service change log,
+ * which every write appends to in its own transaction
+ * ({@link dev.ballast.registry.ChangeLog}), exactly what changed after a revision.
  *
  * <p>
  * An event travels on two threads. {@link dev.ballast.watch.ChangeFollower}'s reader
@@ -10,11 +10,11 @@
  * missed. It hands what it read, in revision order, to {@link dev.ballast.watch.Streams}'
  * delivering thread, which applies it to each service's state and queues it to the live
  * streams and waiting queries of the service, and never waits for the database. This
- * node's own commits reach the delivering thread straight from the commit
- * ({@link dev.ballast.watch.ChangeLog}), ahead of their notification; the reader skips
- * what it applied that way. Every exit (the REST reads, Consul, DNS, xDS, Prometheus)
- * asks this module for the applied state and for blocking waits
- * ({@link dev.ballast.watch.BlockingQueries}), and for catalog-wide reads
+ * node's own commits reach the delivering thread straight from the commit (it registers
+ * with {@link dev.ballast.registry.ChangeLog#onCommitted} at start), ahead of their
+ * notification; the reader skips what it applied that way. Every exit (the REST reads,
+ * Consul, DNS, xDS, Prometheus) asks this module for the applied state and for blocking
+ * waits ({@link dev.ballast.watch.BlockingQueries}), and for catalog-wide reads
  * ({@link dev.ballast.watch.CatalogReads}).
  */
 @ApplicationModule(allowedDependencies = { "database", "registry", "security", "web", "weight" })

@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import dev.ballast.registry.ChangeLog;
+import dev.ballast.registry.ChangeLogs;
 import dev.ballast.registry.InstanceChanged;
 import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.ServiceName;
@@ -46,7 +48,7 @@ class HeartbeatShortWayTest {
 	HeartbeatShortWay shortWay;
 
 	@Autowired
-	Heartbeats heartbeats;
+	ChangeLog changeLog;
 
 	@Autowired
 	PlatformTransactionManager transactions;
@@ -109,7 +111,7 @@ class HeartbeatShortWayTest {
 		TransactionTemplate transaction = new TransactionTemplate(transactions);
 
 		transaction.executeWithoutResult(status -> {
-			heartbeats.instance(removal);
+			ChangeLogs.log(changeLog, removal);
 			status.setRollbackOnly();
 		});
 		assertThat(shortWay.answer(heartbeat(path("a") + "/heartbeat"), new MockHttpServletResponse()))
@@ -117,7 +119,7 @@ class HeartbeatShortWayTest {
 			.isNull();
 
 		boolean answeredBeforeCommit = transaction.execute(status -> {
-			heartbeats.instance(removal);
+			ChangeLogs.log(changeLog, removal);
 			try {
 				return shortWay.answer(heartbeat(path("a") + "/heartbeat"), new MockHttpServletResponse()) == null;
 			}

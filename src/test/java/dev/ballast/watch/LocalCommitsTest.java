@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import dev.ballast.registry.ChangeLog;
+import dev.ballast.registry.ChangeLogs;
 import dev.ballast.registry.InstanceChanged;
 import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.InstanceView;
@@ -98,7 +100,7 @@ class LocalCommitsTest {
 			Event snapshot = stream.nextEvent(SOON);
 			assertThat(snapshot.id()).isEqualTo("1");
 			new TransactionTemplate(transactions).executeWithoutResult(status -> {
-				changeLog.instance(
+				ChangeLogs.log(changeLog,
 						new InstanceChanged(ServiceName.of(service), 2, InstanceId.of("a"), stored, Instant.now()));
 				status.setRollbackOnly();
 			});

@@ -9,6 +9,7 @@ import dev.ballast.registry.Health;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.LeaseTtl;
+import dev.ballast.registry.LoggedChange.Kind;
 import dev.ballast.registry.Mode;
 import dev.ballast.registry.Port;
 import dev.ballast.weight.Weight;
@@ -77,7 +78,8 @@ class ServiceFeedTest {
 		}
 		long promoted = 0x9f3a01c2L;
 		for (long revision = 4; revision <= 6; revision++) {
-			feed.apply(upsert("a", revision).in(promoted));
+			feed.apply(
+					new Change("s", new Position(revision, promoted), Kind.UPSERT, "a", instance("a", revision), "{}"));
 		}
 		assertThat(feed.changesAfter(at(5))).as("5 of the first history was lost").isEmpty();
 		assertThat(feed.changesAfter(at(6))).as("so was 6").isEmpty();
@@ -101,15 +103,15 @@ class ServiceFeedTest {
 	}
 
 	static Change upsert(String id, long revision) {
-		return new Change("s", at(revision), Change.Kind.UPSERT, id, instance(id, revision), "{}");
+		return new Change("s", at(revision), Kind.UPSERT, id, instance(id, revision), "{}");
 	}
 
 	static Change remove(String id, long revision) {
-		return new Change("s", at(revision), Change.Kind.REMOVE, id, null, "{}");
+		return new Change("s", at(revision), Kind.REMOVE, id, null, "{}");
 	}
 
 	static Change settings(long revision) {
-		return new Change("s", at(revision), Change.Kind.SERVICE, null, null, null);
+		return new Change("s", at(revision), Kind.SERVICE, null, null, null);
 	}
 
 }
