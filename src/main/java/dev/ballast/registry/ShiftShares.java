@@ -5,8 +5,8 @@ import java.util.Map;
 /**
  * A traffic shift's rule, applied by the write path to every set of changes that moves
  * what a shift shares ({@link Changes}): within the same changes, so a watcher never sees
- * a member's weight that breaks the shift's shares. The release module implements it; the
- * write path resolves it at the first write.
+ * a member's weight that breaks the shift's shares. The release module implements it and
+ * registers it at start ({@link WritePath#keepShares}).
  */
 public interface ShiftShares {
 

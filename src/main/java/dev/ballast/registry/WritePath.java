@@ -13,7 +13,6 @@ import dev.ballast.database.Synchronizations;
 import dev.ballast.web.ConflictException;
 import dev.ballast.web.NotFoundException;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.IllegalTransactionStateException;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -52,15 +51,14 @@ public class WritePath {
 
 	private final GuardSettings guardSettings;
 
-	private final ObjectProvider<ShiftShares> shiftShares;
-
-	/** Resolved at the first write, as the followers are. */
+	/**
+	 * Registered at start by the module that runs traffic shifts ({@link #keepShares}).
+	 */
 	private volatile ShiftShares shift;
 
 	WritePath(ServiceStore services, InstanceStore instances, BudgetGuard guard, ChangeLog log, AuditTrail audit,
 			Clock clock, GroupCommit groups, WriteBehind behind, RowStatements statements, CapacityPeaks peaks,
-			GuardSettings guardSettings, ObjectProvider<ShiftShares> shiftShares) {
-		this.shiftShares = shiftShares;
+			GuardSettings guardSettings) {
 		this.statements = statements;
 		this.peaks = peaks;
 		this.guardSettings = guardSettings;
@@ -202,25 +200,28 @@ public class WritePath {
 		return guardSettings.capacityWindow();
 	}
 
+	/**
+	 * Registers the traffic shift's rule, which every set of changes then keeps
+	 * ({@link Changes}); the module that runs shifts registers it once, at start.
+	 * @throws IllegalStateException when a rule is registered already
+	 */
+	public void keepShares(ShiftShares rule) {
+		if (shift != null) {
+			throw new IllegalStateException("a traffic shift's rule is registered already: " + shift);
+		}
+		shift = rule;
+	}
+
 	/** Whether a traffic shift is under way in the service ({@link ShiftShares}). */
 	boolean sharing(LockedService service) {
-		ShiftShares rule = shiftShares();
+		ShiftShares rule = shift;
 		return rule != null && rule.underWay(service);
 	}
 
 	/** What a traffic shift under way changes besides ({@link ShiftShares}). */
 	Map<InstanceId, Instance> shares(LockedService service, Map<InstanceId, Instance> before,
 			Map<InstanceId, Instance> after) {
-		return shiftShares().shares(service, before, after);
-	}
-
-	private ShiftShares shiftShares() {
-		ShiftShares rule = shift;
-		if (rule == null) {
-			rule = shiftShares.getIfAvailable();
-			shift = rule;
-		}
-		return rule;
+		return shift.shares(service, before, after);
 	}
 
 	Instant now() {

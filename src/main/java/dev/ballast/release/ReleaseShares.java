@@ -13,6 +13,7 @@ import dev.ballast.registry.Instance;
 import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.LockedService;
 import dev.ballast.registry.ShiftShares;
+import dev.ballast.registry.WritePath;
 import dev.ballast.weight.ShiftWeights;
 import dev.ballast.weight.Weight;
 
@@ -40,9 +41,10 @@ class ReleaseShares implements ShiftShares {
 
 	private final Clock clock;
 
-	ReleaseShares(ReleaseStore store, Clock clock) {
+	ReleaseShares(ReleaseStore store, Clock clock, WritePath path) {
 		this.store = store;
 		this.clock = clock;
+		path.keepShares(this);
 	}
 
 	@Override
