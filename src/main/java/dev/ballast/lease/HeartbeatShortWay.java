@@ -3,6 +3,7 @@ package dev.ballast.lease;
 import java.io.IOException;
 import java.util.Map;
 
+import dev.ballast.registry.InstanceKey;
 import dev.ballast.web.ShortWay;
 import dev.ballast.web.ShortWays;
 import dev.ballast.web.ShortWays.InstancePath;

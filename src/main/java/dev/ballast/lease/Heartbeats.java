@@ -16,7 +16,10 @@ import dev.ballast.database.ThisNode;
 import dev.ballast.registry.ChangeLog;
 import dev.ballast.registry.Health;
 import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceKey;
 import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.LeaseStatus;
+import dev.ballast.registry.Leases;
 import dev.ballast.registry.LoggedChange;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.web.NotFoundException;
@@ -70,6 +73,8 @@ class Heartbeats {
 
 	private final LeaseStore store;
 
+	private final Leases leases;
+
 	private final LeaseRevival revival;
 
 	private final Clock clock;
@@ -80,11 +85,12 @@ class Heartbeats {
 
 	private final String node;
 
-	Heartbeats(LeaseStore store, LeaseRevival revival, Clock clock, MeterRegistry meters, ThisNode node,
+	Heartbeats(LeaseStore store, Leases leases, LeaseRevival revival, Clock clock, MeterRegistry meters, ThisNode node,
 			ChangeLog changeLog) {
 		// Keeps the cache exact for changes made on this node, once they commit.
 		changeLog.onCommitted((history, changes) -> changes.forEach(this::cache));
 		this.store = store;
+		this.leases = leases;
 		this.node = node.id();
 		this.revival = revival;
 		this.clock = clock;
@@ -101,7 +107,7 @@ class Heartbeats {
 		InstanceKey key = new InstanceKey(service.value(), id.value());
 		LeaseStatus status = statuses.get(key);
 		if (status == null) {
-			status = store.status(key).orElseThrow(() -> unknown(service, id));
+			status = leases.status(key).orElseThrow(() -> unknown(service, id));
 			statuses.put(key, status);
 		}
 		if (status.health() == Health.CRITICAL) {
@@ -210,7 +216,7 @@ class Heartbeats {
 	private boolean write(Map<InstanceKey, Instant> batch) {
 		Map<InstanceKey, LeaseStatus> renewed;
 		try {
-			renewed = store.renew(batch);
+			renewed = leases.renew(batch);
 		}
 		catch (DataAccessException ex) {
 			flushFailures.increment();

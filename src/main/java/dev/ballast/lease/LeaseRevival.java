@@ -8,6 +8,8 @@ import dev.ballast.registry.Guard;
 import dev.ballast.registry.Health;
 import dev.ballast.registry.Instance;
 import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceKey;
+import dev.ballast.registry.LeaseStatus;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.WritePath;
 

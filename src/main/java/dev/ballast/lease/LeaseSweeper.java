@@ -21,6 +21,7 @@ import dev.ballast.registry.Health;
 import dev.ballast.registry.Instance;
 import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.Leases;
 import dev.ballast.registry.LockedService;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.WritePath;
@@ -51,6 +52,8 @@ class LeaseSweeper {
 
 	private final LeaseStore store;
 
+	private final Leases leases;
+
 	private final WritePath path;
 
 	private final LeaseSettings settings;
@@ -63,9 +66,10 @@ class LeaseSweeper {
 
 	private final SweepTick tick;
 
-	LeaseSweeper(LeaseStore store, SweepTick tick, WritePath path, LeaseSettings settings, Clock clock,
+	LeaseSweeper(LeaseStore store, Leases leases, SweepTick tick, WritePath path, LeaseSettings settings, Clock clock,
 			MeterRegistry meters) {
 		this.store = store;
+		this.leases = leases;
 		this.tick = tick;
 		this.path = path;
 		this.settings = settings;
@@ -90,7 +94,7 @@ class LeaseSweeper {
 			.orElse(now)
 			.minus(settings.flushAllowance());
 		Sweep sweep = new Sweep(true, outage, 0, 0, 0, 0);
-		Set<String> services = new LinkedHashSet<>(store.servicesToSweep(judgedAt));
+		Set<String> services = new LinkedHashSet<>(leases.servicesToSweep(judgedAt));
 		held.forEach((service, count) -> {
 			if (!services.contains(service)) {
 				count.set(0);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
+import dev.ballast.registry.Leases;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -30,14 +31,17 @@ class SweepTick {
 
 	private final LeaseStore store;
 
+	private final Leases leases;
+
 	private final LeaseSettings settings;
 
 	private final Vigil vigil;
 
 	private final Counter extensions;
 
-	SweepTick(LeaseStore store, LeaseSettings settings, Vigil vigil, MeterRegistry meters) {
+	SweepTick(LeaseStore store, Leases leases, LeaseSettings settings, Vigil vigil, MeterRegistry meters) {
 		this.store = store;
+		this.leases = leases;
 		this.settings = settings;
 		this.vigil = vigil;
 		this.extensions = Counter.builder("ballast.lease.extensions")
@@ -58,7 +62,7 @@ class SweepTick {
 		Duration outage = watched ? Duration.ZERO
 				: SweepGap.outage(previous, tick, settings.sweepInterval(), settings.pauseTolerance());
 		if (!outage.isZero()) {
-			int extended = store.extendLeases(outage);
+			int extended = leases.extendLeases(outage);
 			extensions.increment();
 			log.warn("Leases were not watched for {}; extended {} leases by that before expiring any", outage,
 					extended);

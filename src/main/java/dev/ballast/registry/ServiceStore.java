@@ -1,12 +1,17 @@
 package dev.ballast.registry;
 
+import java.sql.Array;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 import dev.ballast.database.CommitBatch;
@@ -15,6 +20,7 @@ import dev.ballast.weight.MaxUnroutable;
 import dev.ballast.weight.Weight;
 import dev.ballast.weight.WeightPolicy;
 
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -123,6 +129,62 @@ public class ServiceStore {
 			.query(Long.class)
 			.optional()
 			.orElse(0L);
+	}
+
+	/** A registered service's revision; empty when it is not registered. */
+	public Optional<Long> revision(ServiceName name) {
+		return jdbc.sql("SELECT revision FROM service WHERE name = ?").param(name.value()).query(Long.class).optional();
+	}
+
+	/**
+	 * Of {@code names}, those registered, each held against removal until the transaction
+	 * ends: for rows of other tables that reference their service, which a removal
+	 * deletes with it. Held in name order, as a flush of such rows in name order holds
+	 * them by the reference anyway.
+	 */
+	public Set<String> holdRegistered(String[] names) {
+		return new HashSet<>(
+				jdbc.sql("SELECT name FROM service WHERE name = ANY (?::text[]) ORDER BY name FOR KEY SHARE")
+					.param(names)
+					.query(String.class)
+					.list());
+	}
+
+	/**
+	 * Where each of {@code names} stands, read on {@code on} (the watch reads on
+	 * connections of its own, which request traffic never exhausts): the revision of each
+	 * registered service, or the last of each removed one, with the history the change
+	 * log holds that revision in, or {@link ChangeLog#UNSTAMPED} when it no longer does.
+	 * Names that never existed are left out.
+	 */
+	public static Map<String, Head> heads(JdbcTemplate on, List<String> names) {
+		Map<String, Head> heads = new HashMap<>();
+		on.query(connection -> {
+			PreparedStatement statement = connection.prepareStatement("""
+					SELECT k.name, k.revision, coalesce(c.history, -1)
+					  FROM (SELECT name, revision FROM service WHERE name = ANY (?)
+					        UNION ALL
+					        SELECT r.name, r.revision FROM removed_service r
+					         WHERE r.name = ANY (?) AND NOT EXISTS (SELECT 1 FROM service s WHERE s.name = r.name)) AS k
+					  LEFT JOIN change_log c ON c.service = k.name AND c.revision = k.revision""");
+			Array array = connection.createArrayOf("text", names.toArray());
+			statement.setArray(1, array);
+			statement.setArray(2, array);
+			return statement;
+		}, (ResultSet rs) -> {
+			heads.put(rs.getString(1), new Head(rs.getLong(2), rs.getLong(3)));
+		});
+		return heads;
+	}
+
+	/**
+	 * A service's last revision and the history the change log holds it in.
+	 *
+	 * @param revision the revision
+	 * @param history its history, or {@link ChangeLog#UNSTAMPED} when the log no longer
+	 * holds it
+	 */
+	public record Head(long revision, long history) {
 	}
 
 	/**

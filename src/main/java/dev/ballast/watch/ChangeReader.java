@@ -15,6 +15,7 @@ import dev.ballast.registry.InstanceView;
 import dev.ballast.registry.LocalitySetting;
 import dev.ballast.registry.LoggedChange;
 import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.ServiceStore;
 import dev.ballast.registry.Snapshots;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -91,21 +92,8 @@ class ChangeReader {
 	 */
 	Map<String, Position> positions(List<String> services) {
 		Map<String, Position> positions = new HashMap<>();
-		jdbc.query(connection -> {
-			PreparedStatement statement = connection.prepareStatement("""
-					SELECT k.name, k.revision, coalesce(c.history, -1)
-					  FROM (SELECT name, revision FROM service WHERE name = ANY (?)
-					        UNION ALL
-					        SELECT r.name, r.revision FROM removed_service r
-					         WHERE r.name = ANY (?) AND NOT EXISTS (SELECT 1 FROM service s WHERE s.name = r.name)) AS k
-					  LEFT JOIN change_log c ON c.service = k.name AND c.revision = k.revision""");
-			Array names = connection.createArrayOf("text", services.toArray());
-			statement.setArray(1, names);
-			statement.setArray(2, names);
-			return statement;
-		}, (ResultSet rs) -> {
-			positions.put(rs.getString(1), new Position(rs.getLong(2), rs.getLong(3)));
-		});
+		ServiceStore.heads(jdbc, services)
+			.forEach((service, head) -> positions.put(service, new Position(head.revision(), head.history())));
 		return positions;
 	}
 

@@ -8,14 +8,17 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.ballast.registry.ServiceName;
+import dev.ballast.registry.ServiceStore;
 import dev.ballast.web.NotFoundException;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The named subscribers of each service, whatever they follow it by (SSE streams,
@@ -30,6 +33,10 @@ public class Subscribers {
 
 	private final JdbcTemplate jdbc;
 
+	private final ServiceStore services;
+
+	private final TransactionTemplate transactions;
+
 	private final Clock clock;
 
 	private final WatchSettings settings;
@@ -38,8 +45,11 @@ public class Subscribers {
 
 	private final Map<Key, Integer> connected = new ConcurrentHashMap<>();
 
-	Subscribers(JdbcTemplate jdbc, Clock clock, WatchSettings settings) {
+	Subscribers(JdbcTemplate jdbc, ServiceStore services, TransactionTemplate transactions, Clock clock,
+			WatchSettings settings) {
 		this.jdbc = jdbc;
+		this.services = services;
+		this.transactions = transactions;
 		this.clock = clock;
 		this.settings = settings;
 	}
@@ -104,14 +114,24 @@ public class Subscribers {
 			// One lock order for every node's flush, so two flushes cannot deadlock.
 			batch.sort(Comparator.comparing((Map.Entry<Key, Progress> entry) -> entry.getKey().service())
 				.thenComparing(entry -> entry.getKey().name()));
-			upsert(batch, now);
+			transactions.executeWithoutResult(status -> upsert(batch, now));
 			batch.forEach(entry -> pending.remove(entry.getKey(), entry.getValue()));
 		}
 		jdbc.update("DELETE FROM subscriber WHERE last_seen_at < ?",
 				Timestamp.from(now.minus(settings.subscriberTtl())));
 	}
 
-	private void upsert(List<Map.Entry<Key, Progress>> batch, Instant now) {
+	/**
+	 * Writes the progress of subscribers of registered services; a service's removal
+	 * deletes its subscribers, and waits for this transaction (or this transaction for
+	 * it), so no row outlives its service.
+	 */
+	private void upsert(List<Map.Entry<Key, Progress>> all, Instant now) {
+		Set<String> registered = services
+			.holdRegistered(all.stream().map(entry -> entry.getKey().service()).distinct().toArray(String[]::new));
+		List<Map.Entry<Key, Progress>> batch = all.stream()
+			.filter(entry -> registered.contains(entry.getKey().service()))
+			.toList();
 		int size = batch.size();
 		String[] services = new String[size];
 		String[] names = new String[size];
@@ -145,7 +165,6 @@ public class Subscribers {
 							  FROM unnest(?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::text[],
 							              ?::timestamptz[])
 							       AS v(service, name, delivered, acked, protocol, zone, nack_revision, nack_detail, nack_at)
-							  JOIN service ON service.name = v.service
 							    ON CONFLICT (service, name) DO UPDATE
 							   SET delivered_revision = greatest(s.delivered_revision, excluded.delivered_revision),
 							       acked_revision = greatest(s.acked_revision, excluded.acked_revision),
@@ -178,11 +197,8 @@ public class Subscribers {
 	 * written.
 	 */
 	SubscriberList list(ServiceName service) {
-		Long revision = jdbc.query("SELECT revision FROM service WHERE name = ?",
-				rs -> rs.next() ? rs.getLong(1) : null, service.value());
-		if (revision == null) {
-			throw new NotFoundException("service %s is not registered".formatted(service));
-		}
+		long revision = services.revision(service)
+			.orElseThrow(() -> new NotFoundException("service %s is not registered".formatted(service)));
 		Instant now = clock.instant();
 		Map<String, SubscriberView> views = new TreeMap<>();
 		jdbc.query(

@@ -12,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import dev.ballast.registry.InstanceId;
+import dev.ballast.registry.InstanceKey;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.support.Names;
 import dev.ballast.support.RegistryTest;

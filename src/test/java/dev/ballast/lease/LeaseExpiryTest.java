@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import dev.ballast.database.AdvisoryLock;
+import dev.ballast.registry.Leases;
 import dev.ballast.support.Api;
 import dev.ballast.support.MutableClock;
 import dev.ballast.support.Names;
@@ -68,7 +69,7 @@ class LeaseExpiryTest {
 	LeaseSweeper sweeper;
 
 	@Autowired
-	LeaseStore store;
+	Leases leases;
 
 	@Autowired
 	Vigil vigil;
@@ -328,7 +329,7 @@ class LeaseExpiryTest {
 	 */
 	@Test
 	void anExtensionReachesEveryPassingLeaseBeyondOneBatch() {
-		int passing = LeaseStore.EXTENSION_BATCH * 2 + 1;
+		int passing = Leases.EXTENSION_BATCH * 2 + 1;
 		Instant renewedAt = CLOCK.instant().truncatedTo(ChronoUnit.SECONDS);
 		jdbc.sql("INSERT INTO service (name) VALUES (?)").param(service).update();
 		jdbc.sql("""
@@ -342,7 +343,7 @@ class LeaseExpiryTest {
 			.params(service, Timestamp.from(renewedAt), Timestamp.from(renewedAt), passing, passing, passing)
 			.update();
 		try {
-			Integer extended = transactions.execute(status -> store.extendLeases(Duration.ofMinutes(7)));
+			Integer extended = transactions.execute(status -> leases.extendLeases(Duration.ofMinutes(7)));
 
 			assertThat(extended).isGreaterThanOrEqualTo(passing);
 			assertThat(countRenewedAt(renewedAt.plus(Duration.ofMinutes(7)))).as("passing leases extended")

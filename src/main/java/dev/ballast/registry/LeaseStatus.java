@@ -1,8 +1,5 @@
-package dev.ballast.lease;
+package dev.ballast.registry;
 
-import dev.ballast.registry.Health;
-import dev.ballast.registry.LeaseTtl;
-import dev.ballast.registry.Mode;
 import dev.ballast.weight.Weight;
 
 /**
@@ -13,5 +10,5 @@ import dev.ballast.weight.Weight;
  * @param ttl its lease TTL
  * @param health whether its lease is current
  */
-record LeaseStatus(Mode mode, Weight effectiveWeight, LeaseTtl ttl, Health health) {
+public record LeaseStatus(Mode mode, Weight effectiveWeight, LeaseTtl ttl, Health health) {
 }

@@ -1,4 +1,4 @@
-package dev.ballast.lease;
+package dev.ballast.registry;
 
 /**
  * An instance by name, as the hot heartbeat path keys it.
@@ -6,5 +6,5 @@ package dev.ballast.lease;
  * @param service the service name
  * @param id the instance id
  */
-record InstanceKey(String service, String id) {
+public record InstanceKey(String service, String id) {
 }
