@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
+import dev.ballast.registry.Audit;
 import dev.ballast.registry.Committed;
 import dev.ballast.registry.Guard;
 import dev.ballast.registry.Instance;
@@ -90,7 +91,11 @@ class InstanceEdits {
 		}
 		Committed committed = locked.changes(Guard.of("editing", force, Guard.FORCE_PARAMETER))
 			.put(current, current.edited(edit.zone(), weight, metadata, tags))
-			.commit();
+			.commit(Audit.of(done -> AuditEntry
+				.of(Action.INSTANCE_EDIT, service.value(), id.value(), InstanceView.of(current),
+						InstanceView.of(done.stored(id)))
+				.withNormalizations(normalized)
+				.withDetail("until", edit.until())));
 		if (patch.has("weight") && !weight.equals(current.weight())) {
 			if (edit.until() != null) {
 				overrides.put(service, id, current.weight(), edit.until());
@@ -99,12 +104,7 @@ class InstanceEdits {
 				overrides.clear(service, id);
 			}
 		}
-		InstanceView after = InstanceView.of(committed.stored(id));
-		committed
-			.audit(AuditEntry.of(Action.INSTANCE_EDIT, service.value(), id.value(), InstanceView.of(current), after)
-				.withNormalizations(normalized)
-				.withDetail("until", edit.until()));
-		return new Edited<>(after, normalized);
+		return new Edited<>(InstanceView.of(committed.stored(id)), normalized);
 	}
 
 	/** Applies a merge patch of the service settings. */
@@ -124,13 +124,13 @@ class InstanceEdits {
 				normalized);
 		MaxUnroutable limit = maxUnroutable(patch, edit);
 		int percent = limit.percent() ? limit.value() : edit.maxUnroutablePercent();
-		Committed committed = locked.update(new ServiceSettings(service, edit.weightPolicy(), defaultWeight,
-				edit.leaseTtlSeconds(), limit, percent, edit.maxEjectionPercent(),
-				edit.locality() == null ? null : edit.locality().policy(), current.revision()));
+		locked.update(new ServiceSettings(service, edit.weightPolicy(), defaultWeight, edit.leaseTtlSeconds(), limit,
+				percent, edit.maxEjectionPercent(), edit.locality() == null ? null : edit.locality().policy(), current
+					.revision()),
+				Audit.of(done -> AuditEntry.of(Action.SERVICE_EDIT, service.value(), null, SettingsView.of(current),
+						SettingsView.of(locked.settings()))
+					.withNormalizations(normalized)));
 		ServiceSettings stored = locked.settings();
-		committed.audit(AuditEntry
-			.of(Action.SERVICE_EDIT, service.value(), null, SettingsView.of(current), SettingsView.of(stored))
-			.withNormalizations(normalized));
 		return new Edited<>(ServiceView.of(stored, path.services().counts(service)), normalized);
 	}
 

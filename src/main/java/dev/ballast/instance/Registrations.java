@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
+import dev.ballast.registry.Audit;
 import dev.ballast.registry.CheckDefinition;
 import dev.ballast.registry.CheckRefusal;
 import dev.ballast.registry.CheckTargets;
@@ -103,15 +104,12 @@ class Registrations {
 				request.zone(), weight, metadata, tags, leaseTtl, clock.instant(), existing.orElse(null)));
 		Committed committed = locked.changes(Guard.of("re-registering", request.force(), Guard.FORCE_FIELD))
 			.put(existing.orElse(null), candidate)
-			.commit();
+			.commit(Audit.of(done -> AuditEntry
+				.of(existing.isEmpty() ? Action.INSTANCE_CREATE : Action.INSTANCE_REPLACE, service.value(), id.value(),
+						existing.map(InstanceView::of).orElse(null), InstanceView.of(done.stored(id)))
+				.withNormalizations(normalized)));
 		path.replaceChecks(service, id, definitions, checksKeepLease);
-		Registration registration = new Registration(InstanceView.of(committed.stored(id)), existing.isEmpty(),
-				normalized);
-		committed.audit(AuditEntry
-			.of(registration.created() ? Action.INSTANCE_CREATE : Action.INSTANCE_REPLACE, service.value(), id.value(),
-					existing.map(InstanceView::of).orElse(null), registration.instance())
-			.withNormalizations(normalized));
-		return registration;
+		return new Registration(InstanceView.of(committed.stored(id)), existing.isEmpty(), normalized);
 	}
 
 	/**
@@ -130,9 +128,8 @@ class Registrations {
 		Instance instance = locked.instance(id);
 		locked.changes(Guard.none())
 			.remove(instance)
-			.commit()
-			.audit(AuditEntry.of(Action.INSTANCE_DEREGISTER, service.value(), id.value(), InstanceView.of(instance),
-					null));
+			.commit(Audit.of(committed -> AuditEntry.of(Action.INSTANCE_DEREGISTER, service.value(), id.value(),
+					InstanceView.of(instance), null)));
 	}
 
 }

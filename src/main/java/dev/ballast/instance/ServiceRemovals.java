@@ -4,8 +4,8 @@ import java.util.List;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
+import dev.ballast.registry.Audit;
 import dev.ballast.registry.Changes;
-import dev.ballast.registry.Committed;
 import dev.ballast.registry.Guard;
 import dev.ballast.registry.Instance;
 import dev.ballast.registry.LockedService;
@@ -53,11 +53,10 @@ class ServiceRemovals {
 		Changes changes = locked
 			.changes(Guard.of("removing service " + service + " with", force, Guard.FORCE_PARAMETER));
 		instances.forEach(changes::remove);
-		Committed committed = changes.commit();
-		path.remove(locked);
-		committed.audit(AuditEntry.of(Action.SERVICE_DELETE, service.value(), null, before, null)
+		changes.commit(Audit.of(committed -> AuditEntry.of(Action.SERVICE_DELETE, service.value(), null, before, null)
 			.withDetail("instances",
-					instances.isEmpty() ? null : instances.stream().map(instance -> instance.id().value()).toList()));
+					instances.isEmpty() ? null : instances.stream().map(instance -> instance.id().value()).toList())));
+		path.remove(locked);
 	}
 
 	private static String refusal(ServiceName service, List<Instance> instances) {

@@ -8,7 +8,7 @@ import java.util.List;
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
 import dev.ballast.database.AdvisoryLock;
-import dev.ballast.registry.Committed;
+import dev.ballast.registry.Audit;
 import dev.ballast.registry.Guard;
 import dev.ballast.registry.Instance;
 import dev.ballast.registry.InstanceId;
@@ -89,12 +89,11 @@ public class WeightOverrides {
 	}
 
 	private void revert(LockedService locked, Instance instance, Due override) {
-		Committed committed = locked.changes(Guard.none())
+		locked.changes(Guard.none())
 			.put(instance, instance.withWeight(override.revertTo()))
-			.commit();
-		Instance reverted = committed.stored(instance.id());
-		committed.auditSystem(AuditEntry.of(Action.INSTANCE_WEIGHT_REVERT, override.service().value(),
-				override.id().value(), InstanceView.of(instance), InstanceView.of(reverted)));
+			.commit(Audit.system(committed -> AuditEntry.of(Action.INSTANCE_WEIGHT_REVERT, override.service().value(),
+					override.id().value(), InstanceView.of(instance),
+					InstanceView.of(committed.stored(instance.id())))));
 		log.info("Weight override of {}/{} ended: weight back to {}", override.service(), override.id(),
 				override.revertTo().value());
 	}

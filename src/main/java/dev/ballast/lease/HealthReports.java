@@ -8,6 +8,7 @@ import java.util.stream.Stream;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
+import dev.ballast.registry.Audit;
 import dev.ballast.registry.Committed;
 import dev.ballast.registry.CriticalReason;
 import dev.ballast.registry.Guard;
@@ -88,21 +89,25 @@ public class HealthReports {
 		Instance target = locked.instance(id);
 		Instance after = failing(locked, ownLease ? target.renewed(target.lastRenewedAt()) : target.renewed(now),
 				probeOutput == null ? CriticalReason.REPORTED_CRITICAL : CriticalReason.CHECK_FAILING);
-		Committed committed = locked.changes(Guard.none()).put(target, after).commit();
+		Committed committed = locked.changes(Guard.none()).put(target, after).commit(Audit.entries((done, trail) -> {
+			// Audited only when health, ejection or the reason changed: a failing
+			// instance reports again and again.
+			Instance stored = done.stored(id);
+			if (target.health() != Health.CRITICAL || target.ejected() != stored.ejected()
+					|| target.criticalReason() != stored.criticalReason()) {
+				AuditEntry entry = AuditEntry
+					.of(probeOutput == null ? Action.INSTANCE_CHECK_FAIL : Action.INSTANCE_PROBE_FAIL, service.value(),
+							id.value(), InstanceView.of(target), InstanceView.of(stored))
+					.withDetail("ejected", stored.ejected());
+				if (probeOutput == null) {
+					trail.caller(entry);
+				}
+				else {
+					trail.system(entry.withDetail("output", probeOutput));
+				}
+			}
+		}));
 		Instance stored = committed.stored(id);
-		if (target.health() != Health.CRITICAL || target.ejected() != stored.ejected()
-				|| target.criticalReason() != stored.criticalReason()) {
-			AuditEntry entry = AuditEntry
-				.of(probeOutput == null ? Action.INSTANCE_CHECK_FAIL : Action.INSTANCE_PROBE_FAIL, service.value(),
-						id.value(), InstanceView.of(target), InstanceView.of(stored))
-				.withDetail("ejected", stored.ejected());
-			if (probeOutput == null) {
-				committed.audit(entry);
-			}
-			else {
-				committed.auditSystem(entry.withDetail("output", probeOutput));
-			}
-		}
 		return new Report(stored.mode(), stored.effectiveWeight(), stored.health(), stored.ejected());
 	}
 
@@ -127,9 +132,8 @@ public class HealthReports {
 				.put(current,
 						leaseCurrent ? current.renewed(current.lastRenewedAt())
 								: current.critical(CriticalReason.LEASE_EXPIRED, current.ejected()))
-				.commit();
-			committed.auditSystem(AuditEntry.of(Action.INSTANCE_PROBE_PASS, service.value(), id.value(),
-					InstanceView.of(current), InstanceView.of(committed.stored(id))));
+				.commit(Audit.system(done -> AuditEntry.of(Action.INSTANCE_PROBE_PASS, service.value(), id.value(),
+						InstanceView.of(current), InstanceView.of(done.stored(id)))));
 			return committed.stored(id);
 		}));
 	}
@@ -153,10 +157,12 @@ public class HealthReports {
 		if (ejected.isEmpty()) {
 			return false;
 		}
-		Committed committed = locked.get().changes(Guard.none()).remove(ejected.get()).commit();
-		committed.auditSystem(
-				AuditEntry.of(Action.INSTANCE_REMOVE, service.value(), id.value(), InstanceView.of(ejected.get()), null)
-					.withDetail("reason", reason));
+		locked.get()
+			.changes(Guard.none())
+			.remove(ejected.get())
+			.commit(Audit.system(done -> AuditEntry
+				.of(Action.INSTANCE_REMOVE, service.value(), id.value(), InstanceView.of(ejected.get()), null)
+				.withDetail("reason", reason)));
 		return true;
 	}
 

@@ -3,6 +3,7 @@ package dev.ballast.lease;
 import java.time.Instant;
 import java.util.Optional;
 
+import dev.ballast.registry.Audit;
 import dev.ballast.registry.Checks;
 import dev.ballast.registry.Guard;
 import dev.ballast.registry.Health;
@@ -47,7 +48,8 @@ class LeaseRevival {
 						&& !checks.failing(current.service(), current.id())
 								? locked.changes(Guard.none())
 									.put(current, current.renewed(at))
-									.commit()
+									.commit(Audit.none("a renewal: the instance's registration was audited, and "
+											+ "its lease running out"))
 									.stored(current.id())
 								: current;
 				return new LeaseStatus(renewed.mode(), renewed.effectiveWeight(), renewed.leaseTtl(), renewed.health());

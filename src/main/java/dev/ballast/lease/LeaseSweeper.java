@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
+import dev.ballast.registry.Audit;
 import dev.ballast.registry.Changes;
-import dev.ballast.registry.Committed;
 import dev.ballast.registry.Guard;
 import dev.ballast.registry.Health;
 import dev.ballast.registry.Instance;
@@ -118,7 +118,7 @@ class LeaseSweeper {
 		// Expiry is the registry's own act, capped by the ejection cap rather than by the
 		// operators' unroutable budget.
 		Changes changes = locked.get().changes(Guard.none());
-		// Audited after the commit, with the revisions the changes were stored at.
+		// Audited with the commit, with the revisions the changes were stored at.
 		Map<InstanceId, AuditEntry> entries = new LinkedHashMap<>();
 		int expired = 0;
 		int ejected = 0;
@@ -147,9 +147,8 @@ class LeaseSweeper {
 				ejected += eject ? 1 : 0;
 			}
 		}
-		Committed committed = changes.commit();
-		entries.forEach((id, entry) -> committed.auditSystem(
-				entry.withAfter(Optional.ofNullable(committed.stored(id)).map(InstanceView::of).orElse(null))));
+		changes.commit(Audit.entries((committed, trail) -> entries.forEach((id, entry) -> trail
+			.system(entry.withAfter(Optional.ofNullable(committed.stored(id)).map(InstanceView::of).orElse(null))))));
 		report(service, decision);
 		return new Sweep(true, Duration.ZERO, expired, ejected, removed, decision.held().size());
 	}

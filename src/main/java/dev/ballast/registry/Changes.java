@@ -11,11 +11,12 @@ import dev.ballast.registry.Admission.Change;
 import dev.ballast.weight.UnroutableBudget;
 
 /**
- * Changes to the instances of one locked service, stored together by {@link #commit()}:
- * the guard first, over all of them at once (a batch passes or fails whole), with the
+ * Changes to the instances of one locked service, stored together by {@link #commit}: the
+ * guard first, over all of them at once (a batch passes or fails whole), with the
  * capacity peaks they leave ({@link Admission}); then a traffic shift under way keeps its
  * members' shares exact over what the changes leave ({@link ShiftShares}); then each
- * change that clients would see is stored under a new revision, in the order added.
+ * change that clients would see is stored under a new revision, in the order added; then
+ * the audit entries given with them are recorded ({@link Audit}).
  */
 public final class Changes {
 
@@ -69,10 +70,11 @@ public final class Changes {
 	}
 
 	/**
-	 * Guards, then stores.
+	 * Guards, then stores, then records what {@code audit} makes of what was stored.
 	 * @throws dev.ballast.web.GuardBreachException when the guard refuses
 	 */
-	public Committed commit() {
+	public Committed commit(Audit audit) {
+		Objects.requireNonNull(audit, "audit");
 		boolean forced = guard();
 		List<Change> stored = changes;
 		Shares shares = shifting ? null : shares();
@@ -86,7 +88,9 @@ public final class Changes {
 			results.put(change.id(), result);
 			service.stored(change.id(), result);
 		}
-		return new Committed(service, guard, forced, results);
+		Committed committed = new Committed(service, guard, forced, results);
+		committed.record(audit);
+		return committed;
 	}
 
 	/**

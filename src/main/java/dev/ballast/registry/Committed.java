@@ -4,10 +4,11 @@ import java.util.List;
 import java.util.Map;
 
 import dev.ballast.audit.AuditEntry;
+import dev.ballast.audit.AuditTrail;
 
 /**
- * What a set of changes stored, and the last step of the write path: the audit entries,
- * each marked with the caller's force and with whether it overrode the guard.
+ * What a set of changes stored, from which its audit entries are made ({@link Audit}),
+ * the last step of the write path.
  */
 public final class Committed {
 
@@ -41,16 +42,22 @@ public final class Committed {
 		return forced;
 	}
 
-	/** Records what a caller did. */
-	public Committed audit(AuditEntry entry) {
-		service.path().audit().record(marked(entry));
-		return this;
-	}
+	/** Records the entries of {@code audit}, marked. */
+	void record(Audit audit) {
+		AuditTrail trail = service.path().audit();
+		audit.record(this, new Audit.Trail() {
 
-	/** Records what the registry did by itself. */
-	public Committed auditSystem(AuditEntry entry) {
-		service.path().audit().recordSystem(marked(entry));
-		return this;
+			@Override
+			public void caller(AuditEntry entry) {
+				trail.record(marked(entry));
+			}
+
+			@Override
+			public void system(AuditEntry entry) {
+				trail.recordSystem(marked(entry));
+			}
+
+		});
 	}
 
 	private AuditEntry marked(AuditEntry entry) {

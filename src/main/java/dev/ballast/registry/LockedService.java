@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 import dev.ballast.web.NotFoundException;
@@ -83,21 +84,24 @@ public final class LockedService {
 		return Math.max(capacity, peak);
 	}
 
-	/** Starts a set of changes, committed together by {@link Changes#commit()}. */
+	/** Starts a set of changes, committed together by {@link Changes#commit}. */
 	public Changes changes(Guard guard) {
 		return new Changes(this, guard);
 	}
 
 	/**
 	 * Stores new settings under a new revision unless they equal the current ones (a
-	 * settings edit takes no weight away, so nothing is guarded); {@link #settings()}
-	 * returns what is stored.
+	 * settings edit takes no weight away, so nothing is guarded), then records what
+	 * {@code audit} makes of it; {@link #settings()} returns what is stored.
 	 */
-	public Committed update(ServiceSettings changed) {
+	public Committed update(ServiceSettings changed, Audit audit) {
+		Objects.requireNonNull(audit, "audit");
 		if (!changed.sameSettingsAs(settings)) {
 			settings = path.save(changed);
 		}
-		return new Committed(this, Guard.none(), false, Map.of());
+		Committed committed = new Committed(this, Guard.none(), false, Map.of());
+		committed.record(audit);
+		return committed;
 	}
 
 	WritePath path() {

@@ -11,6 +11,7 @@ import java.util.Map;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
+import dev.ballast.registry.Audit;
 import dev.ballast.registry.Changes;
 import dev.ballast.registry.Committed;
 import dev.ballast.registry.Guard;
@@ -95,23 +96,26 @@ class ModeChanges {
 		ModeDetail awaiting = starting.isEmpty() ? null : steps.awaiting(service, deadline);
 		starting
 			.forEach(target -> changes.put(target, target.inMode(Mode.DRAINING, target.effectiveWeight(), awaiting)));
-		Committed committed = changes.commit();
 		Map<String, InstanceView> results = new LinkedHashMap<>();
-		targets.forEach(target -> results.put(target.id().value(), InstanceView.of(target)));
-		for (Instance target : starting) {
-			ScheduledStep step = new ScheduledStep(service.value(), target.id().value(), ScheduledStep.Kind.DRAIN,
-					target.effectiveWeight().value(), now, duration, settings.stepInterval(), null, deadline, null, now,
-					target.weight().value());
-			results.put(target.id().value(),
-					InstanceView.of(steps.advance(locked, step, committed.stored(target.id()), now)));
-		}
-		for (Instance target : targets) {
-			committed.audit(
-					AuditEntry
-						.of(Action.INSTANCE_DRAIN, service.value(), target.id().value(), InstanceView.of(target),
-								results.get(target.id().value()))
-						.withDetail("durationSeconds", duration.toSeconds()));
-		}
+		changes.commit(Audit.entries((committed, trail) -> {
+			// The drains' first steps are part of the drain: its entries say where they
+			// leave each instance.
+			targets.forEach(target -> results.put(target.id().value(), InstanceView.of(target)));
+			for (Instance target : starting) {
+				ScheduledStep step = new ScheduledStep(service.value(), target.id().value(), ScheduledStep.Kind.DRAIN,
+						target.effectiveWeight().value(), now, duration, settings.stepInterval(), null, deadline, null,
+						now, target.weight().value());
+				results.put(target.id().value(),
+						InstanceView.of(steps.advance(locked, step, committed.stored(target.id()), now)));
+			}
+			for (Instance target : targets) {
+				trail.caller(
+						AuditEntry
+							.of(Action.INSTANCE_DRAIN, service.value(), target.id().value(), InstanceView.of(target),
+									results.get(target.id().value()))
+							.withDetail("durationSeconds", duration.toSeconds()));
+			}
+		}));
 		return List.copyOf(results.values());
 	}
 
@@ -125,20 +129,26 @@ class ModeChanges {
 		Duration warmup = request.warmupSeconds() == null ? settings.defaultWarmup()
 				: Duration.ofSeconds(request.warmupSeconds());
 		Instant now = clock.instant();
-		Committed committed = locked.changes(Guard.none())
+		locked.changes(Guard.none())
 			.put(target,
 					target.mode() == Mode.SERVING || target.mode() == Mode.WARMING ? target
 							: serving(target, warmup, now))
-			.commit();
-		Instance served = committed.stored(id);
-		if (served.mode() == Mode.WARMING && target.mode() != Mode.WARMING) {
-			served = steps.advance(locked, new ScheduledStep(service.value(), id.value(), ScheduledStep.Kind.WARM, 1,
-					now, warmup, settings.stepInterval(), null, null, null, now, served.weight().value()), served, now);
-		}
-		InstanceView view = InstanceView.of(served);
-		committed.audit(AuditEntry.of(Action.INSTANCE_SERVE, service.value(), id.value(), InstanceView.of(target), view)
-			.withDetail("warmupSeconds", warmup.toSeconds()));
-		return view;
+			.commit(Audit.of(committed -> {
+				// A warm-up's first step is part of the serve: its entry says where it
+				// leaves the instance.
+				Instance served = committed.stored(id);
+				if (served.mode() == Mode.WARMING && target.mode() != Mode.WARMING) {
+					served = steps.advance(locked,
+							new ScheduledStep(service.value(), id.value(), ScheduledStep.Kind.WARM, 1, now, warmup,
+									settings.stepInterval(), null, null, null, now, served.weight().value()),
+							served, now);
+				}
+				return AuditEntry
+					.of(Action.INSTANCE_SERVE, service.value(), id.value(), InstanceView.of(target),
+							InstanceView.of(served))
+					.withDetail("warmupSeconds", warmup.toSeconds());
+			}));
+		return InstanceView.of(locked.instance(id));
 	}
 
 	/** The instance back in rotation: at once, or warming up from weight 1. */
@@ -164,7 +174,8 @@ class ModeChanges {
 				: target.inMode(Mode.MAINTENANCE, Weight.ZERO, detail);
 		Committed committed = locked.changes(Guard.of("maintenance of", request.force(), Guard.FORCE_FIELD))
 			.put(target, after)
-			.commit();
+			.commit(Audit.of(done -> AuditEntry.of(Action.INSTANCE_MAINTENANCE, service.value(), id.value(),
+					InstanceView.of(target), InstanceView.of(done.stored(id)))));
 		if (after != target) {
 			schedule.remove(service.value(), id.value());
 			if (request.until() != null) {
@@ -172,10 +183,7 @@ class ModeChanges {
 						Duration.ZERO, settings.stepInterval(), null, null, null, request.until(), null));
 			}
 		}
-		InstanceView view = InstanceView.of(committed.stored(id));
-		committed.audit(
-				AuditEntry.of(Action.INSTANCE_MAINTENANCE, service.value(), id.value(), InstanceView.of(target), view));
-		return view;
+		return InstanceView.of(committed.stored(id));
 	}
 
 }

@@ -7,7 +7,8 @@ import java.util.Optional;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
-import dev.ballast.audit.AuditTrail;
+import dev.ballast.registry.Audit;
+import dev.ballast.registry.Guard;
 import dev.ballast.registry.Instance;
 import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.InstanceView;
@@ -43,12 +44,8 @@ class ModeScheduler {
 
 	private final Releases releases;
 
-	private final AuditTrail audit;
-
-	ModeScheduler(ModeSchedule schedule, ModeSteps steps, WritePath path, Clock clock, Releases releases,
-			AuditTrail audit) {
+	ModeScheduler(ModeSchedule schedule, ModeSteps steps, WritePath path, Clock clock, Releases releases) {
 		this.releases = releases;
-		this.audit = audit;
 		this.schedule = schedule;
 		this.steps = steps;
 		this.path = path;
@@ -82,8 +79,12 @@ class ModeScheduler {
 			case WARM -> Action.INSTANCE_WARMED;
 			case END_MAINTENANCE -> Action.INSTANCE_MAINTENANCE_END;
 		};
-		audit.recordSystem(AuditEntry.of(ended, step.service(), step.instanceId(), InstanceView.of(instance),
-				InstanceView.of(after)));
+		// The steps were stored as the mode's; that the mode was reached is the
+		// registry's
+		// own act, recorded over no further change.
+		locked.changes(Guard.none())
+			.commit(Audit.system(committed -> AuditEntry.of(ended, step.service(), step.instanceId(),
+					InstanceView.of(instance), InstanceView.of(after))));
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.ballast.registry.Audit;
 import dev.ballast.registry.Guard;
 import dev.ballast.registry.Instance;
 import dev.ballast.registry.LockedService;
@@ -52,7 +53,11 @@ class ModeSteps {
 	}
 
 	private static Instance store(LockedService locked, Instance before, Instance after) {
-		return locked.changes(Guard.none()).put(before, after).commit().stored(before.id());
+		return locked.changes(Guard.none())
+			.put(before, after)
+			.commit(Audit.none("a mode step: the request that started the mode is audited, and the scheduler "
+					+ "audits the step that reaches it"))
+			.stored(before.id());
 	}
 
 	private Instance drainStep(LockedService locked, ScheduledStep step, Instance instance, Instant now) {

@@ -6,12 +6,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
-import dev.ballast.audit.AuditTrail;
+import dev.ballast.registry.Audit;
 import dev.ballast.registry.Changes;
-import dev.ballast.registry.Committed;
 import dev.ballast.registry.Guard;
 import dev.ballast.registry.Health;
 import dev.ballast.registry.Instance;
@@ -48,16 +48,13 @@ class Releases {
 
 	private final ReleaseStore store;
 
-	private final AuditTrail audit;
-
 	private final Clock clock;
 
 	private final ReleaseShares shares;
 
-	Releases(WritePath path, ReleaseStore store, AuditTrail audit, Clock clock, ReleaseShares shares) {
+	Releases(WritePath path, ReleaseStore store, Clock clock, ReleaseShares shares) {
 		this.path = path;
 		this.store = store;
-		this.audit = audit;
 		this.clock = clock;
 		this.shares = shares;
 	}
@@ -99,30 +96,38 @@ class Releases {
 		Release release = store.insert(new Release(0, service.value(), request.from(), request.to(), ids(from), ids(to),
 				original, total, List.copyOf(request.steps()), interval, 0, Release.State.ACTIVE, null, null, now));
 		shares.changed(release);
-		return audited(Action.RELEASE_START, null, moveTo(locked, release, 0, 0, request.force(), now));
+		return ReleaseView.of(moveTo(locked, release, 0, 0, request.force(), now, audited(Action.RELEASE_START, null)));
 	}
 
 	@Transactional
 	ReleaseView advance(ServiceName service, long id, boolean force) {
 		LockedService locked = path.lock(service);
 		Release release = underWay(service, id);
-		return audited(Action.RELEASE_ADVANCE, release, advance(locked, release, force, clock.instant()));
+		return ReleaseView
+			.of(advance(locked, release, force, clock.instant(), audited(Action.RELEASE_ADVANCE, release)));
 	}
 
-	private Moved advance(LockedService locked, Release release, boolean force, Instant now) {
+	/**
+	 * Takes a release's next step, or pauses it when its new group cannot take traffic.
+	 * @param audit the audit of the release as the step leaves it
+	 */
+	private Release advance(LockedService locked, Release release, boolean force, Instant now,
+			Function<Release, Audit> audit) {
 		if (capable(members(locked, release.toIds())).isEmpty()) {
-			return new Moved(pause(release, now), locked.changes(Guard.none()).commit());
+			Release paused = pause(release, now);
+			locked.changes(Guard.none()).commit(audit.apply(paused));
+			return paused;
 		}
 		return moveTo(locked, release, release.percent(), Math.min(release.step() + 1, release.steps().size() - 1),
-				force, now);
+				force, now, audit);
 	}
 
 	@Transactional
 	ReleaseView promote(ServiceName service, long id, boolean force) {
 		LockedService locked = path.lock(service);
 		Release release = underWay(service, id);
-		return audited(Action.RELEASE_PROMOTE, release,
-				moveTo(locked, release, release.percent(), release.steps().size() - 1, force, clock.instant()));
+		return ReleaseView.of(moveTo(locked, release, release.percent(), release.steps().size() - 1, force,
+				clock.instant(), audited(Action.RELEASE_PROMOTE, release)));
 	}
 
 	/**
@@ -143,21 +148,25 @@ class Releases {
 				restore.put(instance, instance.shiftedTo(before));
 			}
 		}
-		Committed restored = restore.commit();
 		Release aborted = release.at(release.step(), Release.State.ABORTED, null, null);
+		restore.commit(audited(Action.RELEASE_ABORT, release).apply(aborted));
 		store.update(aborted, clock.instant());
 		shares.changed(aborted);
 		log.info("Release {} of {} aborted at {}%: weights restored", id, service, release.percent());
-		return audited(Action.RELEASE_ABORT, release, new Moved(aborted, restored));
+		return ReleaseView.of(aborted);
 	}
 
-	private ReleaseView audited(Action action, Release before, Moved after) {
-		ReleaseView view = ReleaseView.of(after.release());
-		after.committed()
-			.audit(AuditEntry
-				.of(action, after.release().service(), null, before == null ? null : ReleaseView.of(before), view)
-				.withDetail("release", after.release().id()));
-		return view;
+	/**
+	 * A caller's action on a release, audited with the release as the action leaves it.
+	 */
+	private static Function<Release, Audit> audited(Action action, Release before) {
+		return after -> Audit.of(committed -> entry(action, before, after));
+	}
+
+	private static AuditEntry entry(Action action, Release before, Release after) {
+		return AuditEntry
+			.of(action, after.service(), null, before == null ? null : ReleaseView.of(before), ReleaseView.of(after))
+			.withDetail("release", after.id());
 	}
 
 	@Transactional(readOnly = true)
@@ -186,24 +195,30 @@ class Releases {
 					|| release.nextStepAt().isAfter(now)) {
 				continue;
 			}
-			Release after;
 			try {
-				after = advance(locked, release, false, now).release();
+				advance(locked, release, false, now,
+						after -> Audit.system(committed -> entry(
+								after.state() == Release.State.PAUSED ? Action.RELEASE_PAUSE : Action.RELEASE_ADVANCE,
+								release, after)));
 			}
 			catch (ConflictException | GuardBreachException ex) {
-				after = pause(release, now, ex.getMessage());
+				// Refused before anything was stored: the pause is recorded over no
+				// change.
+				Release paused = pause(release, now, ex.getMessage());
+				locked.changes(Guard.none())
+					.commit(Audit.system(committed -> entry(Action.RELEASE_PAUSE, release, paused)));
 			}
-			audit.recordSystem(AuditEntry
-				.of(after.state() == Release.State.PAUSED ? Action.RELEASE_PAUSE : Action.RELEASE_ADVANCE,
-						after.service(), null, ReleaseView.of(release), ReleaseView.of(after))
-				.withDetail("release", after.id()));
 			advanced++;
 		}
 		return advanced;
 	}
 
-	private Moved moveTo(LockedService locked, Release release, int percentBefore, int step, Boolean force,
-			Instant now) {
+	/**
+	 * Moves a release to a step, storing its members' weights there.
+	 * @param audit the audit of the release as the step leaves it
+	 */
+	private Release moveTo(LockedService locked, Release release, int percentBefore, int step, Boolean force,
+			Instant now, Function<Release, Audit> audit) {
 		int percent = release.steps().get(step);
 		List<Instance> to = members(locked, release.toIds());
 		List<Instance> from = members(locked, release.fromIds());
@@ -222,19 +237,15 @@ class Releases {
 				changes.put(instance, instance.shiftedTo(weight));
 			}
 		}
-		Committed committed = changes.commit();
 		boolean done = percent == 100;
 		Instant next = done || release.stepIntervalSeconds() == 0 ? null
 				: now.plusSeconds(release.stepIntervalSeconds());
 		Release moved = release.at(step, done ? Release.State.COMPLETED : Release.State.ACTIVE, null, next)
 			.sharing(release.original(), shared.total());
+		changes.commit(audit.apply(moved));
 		store.update(moved, now);
 		shares.changed(moved);
-		return new Moved(moved, committed);
-	}
-
-	/** A release after a step, and what the step stored (for its audit entry). */
-	private record Moved(Release release, Committed committed) {
+		return moved;
 	}
 
 	/**

@@ -9,7 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 
 import javax.sql.DataSource;
 
@@ -134,7 +134,8 @@ class GroupedWritesTest {
 	 */
 	@Test
 	void aRowThatBreaksAConstraintAtCommitIsRefusedAloneAndItsGroupCommits() throws Exception {
-		aBrokenWriteFailsAloneInItsGroup("behind-check", "h".repeat(254), (committed, service) -> committed,
+		aBrokenWriteFailsAloneInItsGroup("behind-check", "h".repeat(254),
+				service -> Audit.none("a test's write, refused for its address"),
 				DataIntegrityViolationException.class);
 	}
 
@@ -147,20 +148,19 @@ class GroupedWritesTest {
 	 */
 	@Test
 	void anUnstorableValueAtCommitIsRefusedAloneAndItsGroupCommits() throws Exception {
-		aBrokenWriteFailsAloneInItsGroup("behind-nul", "10.0.0.9",
-				(committed, service) -> committed
-					.audit(AuditEntry.of(Action.INSTANCE_CREATE, service, "bad", null, Map.of("k", "a\u0000b"))),
+		aBrokenWriteFailsAloneInItsGroup("behind-nul", "10.0.0.9", service -> Audit
+			.of(committed -> AuditEntry.of(Action.INSTANCE_CREATE, service, "bad", null, Map.of("k", "a\u0000b"))),
 				org.springframework.dao.DataAccessException.class);
 	}
 
 	/**
-	 * A write of instance {@code bad} at {@code badAddress}, finished by {@code finish}
+	 * A write of instance {@code bad} at {@code badAddress}, audited by {@code audit}
 	 * (given the service's name), queued between two clean registrations of one group:
 	 * the database refuses it at commit, it alone fails with {@code refusal}, and the
 	 * group commits the others.
 	 */
-	private void aBrokenWriteFailsAloneInItsGroup(String prefix, String badAddress,
-			BiFunction<Committed, String, Committed> finish, Class<? extends Throwable> refusal) throws Exception {
+	private void aBrokenWriteFailsAloneInItsGroup(String prefix, String badAddress, Function<String, Audit> audit,
+			Class<? extends Throwable> refusal) throws Exception {
 		String service = Names.service(prefix);
 		Api api = Api.on(port);
 		assertThat(api.put(path(service, "g1"), Registration.at("10.0.0.1", 8080).weight(10)).status()).isEqualTo(201);
@@ -174,7 +174,9 @@ class GroupedWritesTest {
 							null, Weight.of(10), Weight.of(10), Weight.of(10), Mode.SERVING, null, Health.PASSING,
 							false, null, new Metadata(Map.of()), new Tags(List.of()), LeaseTtl.ofSeconds(30),
 							Instant.now(), 0);
-					return finish.apply(locked.changes(Guard.none()).put(null, bad).commit(), service)
+					return locked.changes(Guard.none())
+						.put(null, bad)
+						.commit(audit.apply(service))
 						.stored(InstanceId.of("bad"));
 				}), 2);
 			Future<Integer> after = committer.queued(() -> put(api, service, "g2", 20), 3);
