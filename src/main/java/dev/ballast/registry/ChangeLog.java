@@ -2,15 +2,19 @@ package dev.ballast.registry;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import dev.ballast.database.AdvisoryLock;
 import dev.ballast.database.CommitBatch;
+import dev.ballast.database.Pruning;
 import dev.ballast.database.Synchronizations;
 import tools.jackson.databind.ObjectMapper;
 
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
 
@@ -71,12 +75,15 @@ public class ChangeLog {
 
 	private final ObjectMapper json;
 
+	private final JdbcClient jdbc;
+
 	/** Told of every committed transaction's changes, in the order registered. */
 	private final List<Listener> listeners = new CopyOnWriteArrayList<>();
 
-	ChangeLog(CommitBatch batch, ObjectMapper json) {
+	ChangeLog(CommitBatch batch, ObjectMapper json, JdbcClient jdbc) {
 		this.batch = batch;
 		this.json = json;
+		this.jdbc = jdbc;
 	}
 
 	/**
@@ -172,6 +179,17 @@ public class ChangeLog {
 			owner.listeners.forEach(listener -> listener.committed(history, changes));
 		}
 
+	}
+
+	/**
+	 * Deletes changes logged before {@code cutoff}, a batch at a time, on one node at a
+	 * time ({@link Pruning}); call inside a transaction.
+	 * @return how many were deleted
+	 */
+	public int prune(Instant cutoff) {
+		return Pruning.olderThan(jdbc, AdvisoryLock.CHANGE_LOG_PRUNING, """
+				DELETE FROM change_log WHERE ctid IN (
+				    SELECT ctid FROM change_log WHERE changed_at < ? LIMIT %d)""", Timestamp.from(cutoff));
 	}
 
 	/** The payload of a {@code remove} event. */

@@ -1,12 +1,9 @@
 package dev.ballast.watch;
 
-import java.sql.Timestamp;
 import java.time.Clock;
 
-import dev.ballast.database.AdvisoryLock;
-import dev.ballast.database.Pruning;
+import dev.ballast.registry.ChangeLog;
 
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -17,14 +14,14 @@ import org.springframework.transaction.annotation.Transactional;
 @Component
 class ChangeLogRetention {
 
-	private final JdbcClient jdbc;
+	private final ChangeLog log;
 
 	private final Clock clock;
 
 	private final WatchSettings settings;
 
-	ChangeLogRetention(JdbcClient jdbc, Clock clock, WatchSettings settings) {
-		this.jdbc = jdbc;
+	ChangeLogRetention(ChangeLog log, Clock clock, WatchSettings settings) {
+		this.log = log;
 		this.clock = clock;
 		this.settings = settings;
 	}
@@ -32,10 +29,7 @@ class ChangeLogRetention {
 	/** Prunes on one node at a time; returns how many changes were deleted. */
 	@Transactional
 	int prune() {
-		Timestamp cutoff = Timestamp.from(clock.instant().minus(settings.retention()));
-		return Pruning.olderThan(jdbc, AdvisoryLock.CHANGE_LOG_PRUNING, """
-				DELETE FROM change_log WHERE ctid IN (
-				    SELECT ctid FROM change_log WHERE changed_at < ? LIMIT %d)""", cutoff);
+		return log.prune(clock.instant().minus(settings.retention()));
 	}
 
 }
