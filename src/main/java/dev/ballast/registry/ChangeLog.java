@@ -1,11 +1,14 @@
 package dev.ballast.registry;
 
+import java.sql.Array;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.ballast.database.AdvisoryLock;
@@ -14,6 +17,7 @@ import dev.ballast.database.Pruning;
 import dev.ballast.database.Synchronizations;
 import tools.jackson.databind.ObjectMapper;
 
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -190,6 +194,88 @@ public class ChangeLog {
 		return Pruning.olderThan(jdbc, AdvisoryLock.CHANGE_LOG_PRUNING, """
 				DELETE FROM change_log WHERE ctid IN (
 				    SELECT ctid FROM change_log WHERE changed_at < ? LIMIT %d)""", Timestamp.from(cutoff));
+	}
+
+	/*
+	 * Reads, on the connections the caller gives: the watch reads the log on connections
+	 * of its own, which request traffic never exhausts.
+	 */
+
+	/**
+	 * The history the log holds {@code revision} of {@code service} in, or, when it no
+	 * longer holds it (pruned, or revision 0), the history the database is in now.
+	 */
+	public long historyOrNow(JdbcTemplate on, String service, long revision) {
+		return on.queryForObject(
+				"""
+						SELECT coalesce((SELECT history FROM change_log WHERE service = ? AND revision = ?), ballast_history())""",
+				Long.class, service, revision);
+	}
+
+	/**
+	 * The history the log holds {@code revision} of {@code service} in, or
+	 * {@link #UNSTAMPED} when it holds no such change (lost in a failover, or pruned).
+	 */
+	public long history(JdbcTemplate on, String service, long revision) {
+		List<Long> found = on.queryForList("SELECT history FROM change_log WHERE service = ? AND revision = ?",
+				Long.class, service, revision);
+		return found.isEmpty() ? UNSTAMPED : found.getFirst();
+	}
+
+	/**
+	 * Up to {@code limit} changes after the given revisions, in revision order per
+	 * service.
+	 */
+	public List<Row> after(JdbcTemplate on, Map<String, Long> positions, int limit) {
+		String[] services = positions.keySet().toArray(String[]::new);
+		Long[] revisions = new Long[services.length];
+		for (int i = 0; i < services.length; i++) {
+			revisions[i] = positions.get(services[i]);
+		}
+		return on.query(connection -> {
+			PreparedStatement statement = connection.prepareStatement("""
+					SELECT c.service, c.revision, c.history, c.kind, c.instance_id, c.payload::text
+					  FROM unnest(?::text[], ?::bigint[]) AS k(service, after)
+					  JOIN change_log c ON c.service = k.service AND c.revision > k.after
+					 ORDER BY c.service, c.revision
+					 LIMIT %d""".formatted(limit));
+			Array serviceArray = connection.createArrayOf("text", services);
+			Array revisionArray = connection.createArrayOf("bigint", revisions);
+			statement.setArray(1, serviceArray);
+			statement.setArray(2, revisionArray);
+			return statement;
+		}, (rs, row) -> row(rs));
+	}
+
+	/**
+	 * The changes of one service in {@code [from, upTo]}, as far as the log holds them.
+	 */
+	public List<Row> between(JdbcTemplate on, String service, long from, long upTo) {
+		return on.query("""
+				SELECT service, revision, history, kind, instance_id, payload::text
+				  FROM change_log
+				 WHERE service = ? AND revision >= ? AND revision <= ?
+				 ORDER BY revision""", (rs, row) -> row(rs), service, from, upTo);
+	}
+
+	private static Row row(ResultSet rs) throws SQLException {
+		return new Row(rs.getString(1), rs.getLong(2), rs.getLong(3), LoggedChange.Kind.valueOf(rs.getString(4)),
+				rs.getString(5), rs.getString(6));
+	}
+
+	/**
+	 * A row of the log as read.
+	 *
+	 * @param service the service
+	 * @param revision its revision
+	 * @param history the history it was committed in
+	 * @param kind what changed
+	 * @param instanceId the instance, for {@link LoggedChange.Kind#UPSERT} and
+	 * {@link LoggedChange.Kind#REMOVE}
+	 * @param payload the payload as {@code jsonb} renders it (its own key order)
+	 */
+	public record Row(String service, long revision, long history, LoggedChange.Kind kind, String instanceId,
+			String payload) {
 	}
 
 	/** The payload of a {@code remove} event. */

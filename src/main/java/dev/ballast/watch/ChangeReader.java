@@ -1,9 +1,5 @@
 package dev.ballast.watch;
 
-import java.sql.Array;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,9 +42,12 @@ class ChangeReader {
 
 	private final ObjectMapper json;
 
-	ChangeReader(FeedConnections connections, Snapshots snapshots, ObjectMapper json) {
+	private final ChangeLog log;
+
+	ChangeReader(FeedConnections connections, Snapshots snapshots, ObjectMapper json, ChangeLog log) {
 		this.jdbc = new JdbcTemplate(connections.dataSource());
 		this.snapshots = snapshots;
+		this.log = log;
 		this.json = json.rebuild()
 			.addModule(new SimpleModule("sorted-maps").addAbstractTypeMapping(Map.class, TreeMap.class))
 			.build();
@@ -78,11 +77,8 @@ class ChangeReader {
 	 * of a later history never has a revision the database had reached when it began.
 	 */
 	private LoadedService stamped(InstanceList state) {
-		Long history = jdbc.queryForObject(
-				"""
-						SELECT coalesce((SELECT history FROM change_log WHERE service = ? AND revision = ?), ballast_history())""",
-				Long.class, state.service(), state.revision());
-		return new LoadedService(state, new Position(state.revision(), history));
+		return new LoadedService(state,
+				new Position(state.revision(), log.historyOrNow(jdbc, state.service(), state.revision())));
 	}
 
 	/**
@@ -103,9 +99,7 @@ class ChangeReader {
 	 * pruned).
 	 */
 	long history(String service, long revision) {
-		List<Long> found = jdbc.queryForList("SELECT history FROM change_log WHERE service = ? AND revision = ?",
-				Long.class, service, revision);
-		return found.isEmpty() ? Position.UNKNOWN : found.getFirst();
+		return log.history(jdbc, service, revision);
 	}
 
 	/**
@@ -114,24 +108,7 @@ class ChangeReader {
 	 * writers of a service hold its row lock until they commit.
 	 */
 	List<Change> after(Map<String, Long> positions) {
-		String[] services = positions.keySet().toArray(String[]::new);
-		Long[] revisions = new Long[services.length];
-		for (int i = 0; i < services.length; i++) {
-			revisions[i] = positions.get(services[i]);
-		}
-		return jdbc.query(connection -> {
-			PreparedStatement statement = connection.prepareStatement("""
-					SELECT c.service, c.revision, c.history, c.kind, c.instance_id, c.payload::text
-					  FROM unnest(?::text[], ?::bigint[]) AS k(service, after)
-					  JOIN change_log c ON c.service = k.service AND c.revision > k.after
-					 ORDER BY c.service, c.revision
-					 LIMIT %d""".formatted(BATCH));
-			Array serviceArray = connection.createArrayOf("text", services);
-			Array revisionArray = connection.createArrayOf("bigint", revisions);
-			statement.setArray(1, serviceArray);
-			statement.setArray(2, revisionArray);
-			return statement;
-		}, (rs, row) -> change(rs));
+		return log.after(jdbc, positions, BATCH).stream().map(this::change).toList();
 	}
 
 	/**
@@ -139,11 +116,7 @@ class ChangeReader {
 	 * the first, if held, tells in which history the log holds {@code from}.
 	 */
 	List<Change> from(String service, long from, long upTo) {
-		return jdbc.query("""
-				SELECT service, revision, history, kind, instance_id, payload::text
-				  FROM change_log
-				 WHERE service = ? AND revision >= ? AND revision <= ?
-				 ORDER BY revision""", (rs, row) -> change(rs), service, from, upTo);
+		return log.between(jdbc, service, from, upTo).stream().map(this::change).toList();
 	}
 
 	/**
@@ -155,12 +128,12 @@ class ChangeReader {
 		return locality == null || locality.isNull() ? null : json.treeToValue(locality, LocalitySetting.class);
 	}
 
-	private Change change(ResultSet rs) throws SQLException {
-		String service = rs.getString(1);
-		Position revision = new Position(rs.getLong(2), rs.getLong(3));
-		LoggedChange.Kind kind = LoggedChange.Kind.valueOf(rs.getString(4));
-		String instanceId = rs.getString(5);
-		String payload = rs.getString(6);
+	private Change change(ChangeLog.Row row) {
+		String service = row.service();
+		Position revision = new Position(row.revision(), row.history());
+		LoggedChange.Kind kind = row.kind();
+		String instanceId = row.instanceId();
+		String payload = row.payload();
 		return switch (kind) {
 			case UPSERT -> {
 				InstanceView instance = json.readValue(payload, InstanceView.class);
