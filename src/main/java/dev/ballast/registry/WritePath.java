@@ -23,8 +23,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * expiry, mode steps, weight override ends, releases), goes through it, inside the
  * caller's transaction and in this order: lock the service row (or answer 404) →
  * {@link Guard guard} → skip what does not change → new revision → change-log row and
- * notification → audit. An entrance gets all of it by calling {@link #lock}; nothing else
- * writes the {@code instance} or {@code service} tables.
+ * notification → audit (given with the changes: {@link Audit}). An entrance gets all of
+ * it by calling {@link #lock}; nothing else writes the {@code instance} or
+ * {@code service} tables but {@link Leases}, the lease columns that change nothing
+ * clients watch.
  */
 @Component
 public class WritePath {
