@@ -124,12 +124,15 @@ class InstanceEdits {
 				normalized);
 		MaxUnroutable limit = maxUnroutable(patch, edit);
 		int percent = limit.percent() ? limit.value() : edit.maxUnroutablePercent();
-		locked.update(new ServiceSettings(service, edit.weightPolicy(), defaultWeight, edit.leaseTtlSeconds(), limit,
-				percent, edit.maxEjectionPercent(), edit.locality() == null ? null : edit.locality().policy(), current
-					.revision()),
-				Audit.of(done -> AuditEntry.of(Action.SERVICE_EDIT, service.value(), null, SettingsView.of(current),
-						SettingsView.of(locked.settings()))
-					.withNormalizations(normalized)));
+		ServiceSettings changed = new ServiceSettings(service, edit.weightPolicy(), defaultWeight,
+				edit.leaseTtlSeconds(), limit, percent, edit.maxEjectionPercent(),
+				edit.locality() == null ? null : edit.locality().policy(), current.revision());
+		locked.update(changed,
+				Audit.of(
+						done -> AuditEntry
+							.of(Action.SERVICE_EDIT, service.value(), null, SettingsView.of(current),
+									SettingsView.of(locked.settings()))
+							.withNormalizations(normalized)));
 		ServiceSettings stored = locked.settings();
 		return new Edited<>(ServiceView.of(stored, path.services().counts(service)), normalized);
 	}

@@ -48,8 +48,8 @@ class LeaseRevival {
 						&& !checks.failing(current.service(), current.id())
 								? locked.changes(Guard.none())
 									.put(current, current.renewed(at))
-									.commit(Audit.none("a renewal: the instance's registration was audited, and "
-											+ "its lease running out"))
+									.commit(Audit.none("a revival by heartbeat: the lease running out was audited "
+											+ "(instance.expire), its renewal is not"))
 									.stored(current.id())
 								: current;
 				return new LeaseStatus(renewed.mode(), renewed.effectiveWeight(), renewed.leaseTtl(), renewed.health());

@@ -98,7 +98,7 @@ class ModeChanges {
 			.forEach(target -> changes.put(target, target.inMode(Mode.DRAINING, target.effectiveWeight(), awaiting)));
 		Map<String, InstanceView> results = new LinkedHashMap<>();
 		changes.commit(Audit.entries((committed, trail) -> {
-			// The drains' first steps are part of the drain: its entries say where they
+			// The drain's first steps are part of it: its entries say where they
 			// leave each instance.
 			targets.forEach(target -> results.put(target.id().value(), InstanceView.of(target)));
 			for (Instance target : starting) {
