@@ -7,6 +7,7 @@ import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.InstanceStore;
 import dev.ballast.registry.InstanceView;
+import dev.ballast.registry.ServiceCounts;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.ServiceSettings;
 import dev.ballast.registry.ServiceStore;
@@ -20,8 +21,9 @@ import org.springframework.stereotype.Service;
  * Reads. Each answer comes from one snapshot of the database, so a revision and the
  * instances returned with it always belong together. When the database cannot be reached,
  * an {@link Answer} comes from the node's last known state instead, marked stale: the
- * newer of what these reads last read and what the node applied from the change log. A
- * service the node knows nothing of is still a failure.
+ * newer of what these reads last read and what the node applied from the change log
+ * ({@link AppliedServices} keeps both). A service the node knows nothing of is still a
+ * failure.
  */
 @Service
 class InstanceQueries {
@@ -30,27 +32,24 @@ class InstanceQueries {
 
 	private final InstanceStore instances;
 
-	private final LastKnown lastKnown;
-
 	private final AppliedServices applied;
 
 	private final Snapshots snapshots;
 
-	InstanceQueries(ServiceStore services, InstanceStore instances, LastKnown lastKnown, AppliedServices applied,
-			Snapshots snapshots) {
+	InstanceQueries(ServiceStore services, InstanceStore instances, AppliedServices applied, Snapshots snapshots) {
 		this.applied = applied;
 		this.services = services;
 		this.instances = instances;
-		this.lastKnown = lastKnown;
 		this.snapshots = snapshots;
 	}
 
 	Answer<ServiceView> service(ServiceName name) {
 		return snapshots.answer(() -> {
-			ServiceView read = ServiceView.of(settings(name), services.counts(name));
-			lastKnown.service(read);
-			return read;
-		}, () -> lastKnown.service(name));
+			ServiceSettings settings = settings(name);
+			ServiceCounts counts = services.counts(name);
+			applied.read(settings, counts);
+			return ServiceView.of(settings, counts);
+		}, () -> applied.lastKnownSummary(name).map(known -> ServiceView.of(known.settings(), known.counts())));
 	}
 
 	/**
@@ -60,9 +59,9 @@ class InstanceQueries {
 	Answer<InstanceList> instances(ServiceName name) {
 		return snapshots.answer(() -> {
 			InstanceList read = snapshots.load(name);
-			lastKnown.instances(read);
+			applied.read(read);
 			return read;
-		}, () -> lastKnown.instances(name, applied.applied(name)));
+		}, () -> applied.lastKnown(name));
 	}
 
 	/**
@@ -73,9 +72,9 @@ class InstanceQueries {
 	Answer<InstanceList> instancesOrNone(ServiceName name) {
 		return snapshots.answer(() -> {
 			InstanceList read = snapshots.loadOrNone(name);
-			lastKnown.instances(read);
+			applied.read(read);
 			return read;
-		}, () -> lastKnown.instances(name, applied.applied(name)));
+		}, () -> applied.lastKnown(name));
 	}
 
 	/**
@@ -85,9 +84,9 @@ class InstanceQueries {
 	Answer<InstanceView> instance(ServiceName name, InstanceId id) {
 		Answer<Optional<InstanceView>> found = snapshots.answer(() -> {
 			Optional<InstanceView> read = instances.find(name, id).map(InstanceView::of);
-			read.ifPresent(lastKnown::instance);
+			read.ifPresent(applied::read);
 			return read;
-		}, () -> lastKnown.instance(name, id, applied.applied(name)));
+		}, () -> applied.lastKnown(name, id));
 		return new Answer<>(
 				found.value()
 					.orElseThrow(() -> new NotFoundException("instance %s of service %s is not registered%s"
@@ -97,7 +96,7 @@ class InstanceQueries {
 
 	/** {@link InstanceDirectory#remember}. */
 	void remember(InstanceList state) {
-		lastKnown.instances(state);
+		applied.read(state);
 	}
 
 	private ServiceSettings settings(ServiceName name) {

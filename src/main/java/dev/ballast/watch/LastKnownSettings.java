@@ -1,4 +1,4 @@
-package dev.ballast.instance;
+package dev.ballast.watch;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;

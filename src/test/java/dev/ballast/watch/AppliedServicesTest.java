@@ -1,4 +1,4 @@
-package dev.ballast.instance;
+package dev.ballast.watch;
 
 import java.time.Instant;
 import java.util.List;
@@ -18,65 +18,65 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class LastKnownTest {
+class AppliedServicesTest {
 
-	final LastKnown known = new LastKnown(new LastKnownSettings(2));
+	final AppliedServices known = new AppliedServices(new LastKnownSettings(2));
 
 	@Test
 	void aStateNeverGoesBackToAnOlderRevision() {
-		known.instances(list("a", 5, instance("a", "x", 5)));
-		known.instances(list("a", 3));
+		known.read(list("a", 5, instance("a", "x", 5)));
+		known.read(list("a", 3));
 
-		assertThat(known.instances(ServiceName.of("a"))).hasValueSatisfying(l -> assertThat(l.revision()).isEqualTo(5));
+		assertThat(known.lastKnown(ServiceName.of("a"))).hasValueSatisfying(l -> assertThat(l.revision()).isEqualTo(5));
 	}
 
 	@Test
 	void anInstanceComesFromTheLaterOfTheListAndItsOwnRead() {
-		known.instances(list("a", 5, instance("a", "x", 4)));
-		known.instance(instance("a", "x", 7));
-		assertThat(known.instance(ServiceName.of("a"), InstanceId.of("x"))).hasValueSatisfying(
+		known.read(list("a", 5, instance("a", "x", 4)));
+		known.read(instance("a", "x", 7));
+		assertThat(known.lastKnown(ServiceName.of("a"), InstanceId.of("x"))).hasValueSatisfying(
 				found -> assertThat(found).hasValueSatisfying(i -> assertThat(i.revision()).isEqualTo(7)));
 
 		// A later list without it means it was removed.
-		known.instances(list("a", 8));
-		assertThat(known.instance(ServiceName.of("a"), InstanceId.of("x"))).hasValue(java.util.Optional.empty());
+		known.read(list("a", 8));
+		assertThat(known.lastKnown(ServiceName.of("a"), InstanceId.of("x"))).hasValue(java.util.Optional.empty());
 		// Nothing known of the service at all.
-		assertThat(known.instance(ServiceName.of("b"), InstanceId.of("x"))).isEmpty();
+		assertThat(known.lastKnown(ServiceName.of("b"), InstanceId.of("x"))).isEmpty();
 	}
 
 	@Test
 	void answersWithTheNewerOfWhatItReadAndWhatTheNodeApplied() {
 		ServiceName a = ServiceName.of("a");
-		known.instances(list("a", 5, instance("a", "x", 5)));
-		Optional<InstanceList> older = Optional.of(list("a", 4));
-		Optional<InstanceList> newer = Optional.of(list("a", 9, instance("a", "y", 9)));
+		known.read(list("a", 5, instance("a", "x", 5)));
+		known.publish(list("a", 4));
 
-		assertThat(known.instances(a, older)).hasValueSatisfying(l -> assertThat(l.revision()).isEqualTo(5));
-		assertThat(known.instances(a, newer)).hasValueSatisfying(l -> assertThat(l.revision()).isEqualTo(9));
-		assertThat(known.instances(ServiceName.of("b"), Optional.empty())).isEmpty();
-
-		assertThat(known.instance(a, InstanceId.of("x"), older)).hasValueSatisfying(
+		assertThat(known.lastKnown(a)).hasValueSatisfying(l -> assertThat(l.revision()).isEqualTo(5));
+		assertThat(known.lastKnown(a, InstanceId.of("x"))).hasValueSatisfying(
 				found -> assertThat(found).hasValueSatisfying(i -> assertThat(i.revision()).isEqualTo(5)));
+
+		known.publish(list("a", 9, instance("a", "y", 9)));
+		assertThat(known.lastKnown(a)).hasValueSatisfying(l -> assertThat(l.revision()).isEqualTo(9));
+		assertThat(known.lastKnown(ServiceName.of("b"))).isEmpty();
 		// The node applied a later state without x: x was removed.
-		assertThat(known.instance(a, InstanceId.of("x"), newer)).hasValue(Optional.empty());
-		assertThat(known.instance(a, InstanceId.of("y"), newer)).hasValueSatisfying(
+		assertThat(known.lastKnown(a, InstanceId.of("x"))).hasValue(Optional.empty());
+		assertThat(known.lastKnown(a, InstanceId.of("y"))).hasValueSatisfying(
 				found -> assertThat(found).hasValueSatisfying(i -> assertThat(i.revision()).isEqualTo(9)));
 		// An instance read by itself after the applied state is newer than it.
-		known.instance(instance("a", "y", 11));
-		assertThat(known.instance(a, InstanceId.of("y"), newer)).hasValueSatisfying(
+		known.read(instance("a", "y", 11));
+		assertThat(known.lastKnown(a, InstanceId.of("y"))).hasValueSatisfying(
 				found -> assertThat(found).hasValueSatisfying(i -> assertThat(i.revision()).isEqualTo(11)));
 	}
 
 	@Test
 	void forgetsTheLeastRecentlyUsedServicesBeyondItsBound() {
-		known.instances(list("a", 1));
-		known.instances(list("b", 1));
-		known.instances(ServiceName.of("a"));
-		known.instances(list("c", 1));
+		known.read(list("a", 1));
+		known.read(list("b", 1));
+		known.lastKnown(ServiceName.of("a"));
+		known.read(list("c", 1));
 
-		assertThat(known.instances(ServiceName.of("a"))).isPresent();
-		assertThat(known.instances(ServiceName.of("b"))).isEmpty();
-		assertThat(known.instances(ServiceName.of("c"))).isPresent();
+		assertThat(known.lastKnown(ServiceName.of("a"))).isPresent();
+		assertThat(known.lastKnown(ServiceName.of("b"))).isEmpty();
+		assertThat(known.lastKnown(ServiceName.of("c"))).isPresent();
 	}
 
 	private static InstanceList list(String service, long revision, InstanceView... instances) {
