@@ -17,6 +17,7 @@ import dev.ballast.security.RegistrantScope;
 import dev.ballast.watch.BlockingQueries;
 import dev.ballast.watch.Catalog;
 import dev.ballast.watch.CatalogWait;
+import dev.ballast.web.Quoted;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -194,7 +195,7 @@ class ConsulCatalogController {
 		}
 		catch (RuntimeException ex) {
 			throw ConsulRefusal.badRequest("service name", "Ballast service names are lower-case letters, digits and "
-					+ "inner hyphens, 1 to 63 characters; got " + ConsulRegistration.quote(service));
+					+ "inner hyphens, 1 to 63 characters; got " + Quoted.quote(service));
 		}
 	}
 

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
+import dev.ballast.registry.Address;
 import dev.ballast.registry.CheckDefinition;
 import dev.ballast.registry.CheckKind;
 import dev.ballast.registry.CheckRefusal;
@@ -20,6 +20,7 @@ import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.Tags;
 import dev.ballast.web.FieldError;
 import dev.ballast.web.InvalidRequestException;
+import dev.ballast.web.Quoted;
 import dev.ballast.weight.Weight;
 import dev.ballast.weight.WeightReader;
 import dev.ballast.weight.WeightReading.Exact;
@@ -55,8 +56,6 @@ import org.springframework.http.HttpStatus;
 record ConsulRegistration(ServiceName service, InstanceId id, String address, Port port, Weight weight,
 		Map<String, String> metadata, Tags tags, LeaseTtl leaseTtl, boolean critical, List<CheckDefinition> checks) {
 
-	private static final Pattern ADDRESS = Pattern.compile("[A-Za-z0-9.:_%\\[\\]-]{1,253}");
-
 	/** Check kinds that Ballast (or a Consul agent) runs, as opposed to TTL checks. */
 	private static final List<String> PROBES = List.of("HTTP", "TCP", "GRPC", "UDP", "H2PING", "Args", "Script",
 			"DockerContainerID", "AliasService", "AliasNode", "OSService");
@@ -77,9 +76,8 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 		InstanceId id = instanceId(idText == null || idText.isEmpty() ? service.value() : idText);
 		String addressText = text(body, "Address");
 		String address = addressText == null || addressText.isEmpty() ? callerAddress : addressText;
-		if (address == null || !ADDRESS.matcher(address).matches()) {
-			throw ConsulRefusal.badRequest("Address",
-					"must be a host name or IP address of 1 to 253 characters; got " + quote(address));
+		if (!Address.valid(address)) {
+			throw ConsulRefusal.badRequest("Address", "must be " + Address.EXPECTED + "; got " + Quoted.quote(address));
 		}
 		Port port = port(field(body, "Port"));
 		Tags tags = tags(field(body, "Tags"));
@@ -102,7 +100,7 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 			if (folded(entry.getKey()).equals(wanted)) {
 				if (found != null) {
 					throw ConsulRefusal.badRequest(name, "sent twice, as %s and %s; send it once"
-						.formatted(quote(found.getKey()), quote(entry.getKey())));
+						.formatted(Quoted.quote(found.getKey()), Quoted.quote(entry.getKey())));
 				}
 				found = entry;
 			}
@@ -134,7 +132,7 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 		}
 		catch (RuntimeException ex) {
 			throw ConsulRefusal.badRequest("Name", "Ballast service names are lower-case letters, digits and inner "
-					+ "hyphens, 1 to 63 characters (DNS label rules); got " + quote(name));
+					+ "hyphens, 1 to 63 characters (DNS label rules); got " + Quoted.quote(name));
 		}
 	}
 
@@ -145,7 +143,7 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 		catch (RuntimeException ex) {
 			throw ConsulRefusal.badRequest("ID",
 					"Ballast instance ids are 1 to 128 of A-Z a-z 0-9 . _ : - (the Name when no ID is given); got "
-							+ quote(id));
+							+ Quoted.quote(id));
 		}
 	}
 
@@ -307,12 +305,12 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 		String status = text(check, "Status");
 		if (status != null && !status.isEmpty() && !List.of("passing", "warning", "critical").contains(status)) {
 			throw ConsulRefusal.badRequest(field + ".Status",
-					"must be passing, warning or critical; got " + quote(status));
+					"must be passing, warning or critical; got " + Quoted.quote(status));
 		}
 		String after = text(check, "DeregisterCriticalServiceAfter");
 		if (after != null && !after.isEmpty() && GoDuration.parse(after) == null) {
 			throw ConsulRefusal.badRequest(field + ".DeregisterCriticalServiceAfter",
-					"must be a duration such as 90m; got " + quote(after));
+					"must be a duration such as 90m; got " + Quoted.quote(after));
 		}
 		return "critical".equals(status);
 	}
@@ -328,13 +326,13 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 		if (checkId != null && !checkId.isEmpty() && !checkId.equals("service:" + id.value())) {
 			throw ConsulRefusal.badRequest(field + ".CheckID",
 					"Ballast names an instance's TTL check service:%s; leave CheckID out or send that; got %s"
-						.formatted(id, quote(checkId)));
+						.formatted(id, Quoted.quote(checkId)));
 		}
 		Duration ttl = GoDuration.parse(ttlText);
 		return (ttl == null ? Optional.<LeaseTtl>empty() : LeaseTtl.of(ttl))
 			.orElseThrow(() -> ConsulRefusal.badRequest(field + ".TTL",
 					"must be a duration of whole seconds from %ds to %ds, which becomes the lease; got %s"
-						.formatted(LeaseTtl.MIN, LeaseTtl.MAX, quote(ttlText))));
+						.formatted(LeaseTtl.MIN, LeaseTtl.MAX, Quoted.quote(ttlText))));
 	}
 
 	/** An HTTP, TCP or gRPC check, which Ballast runs. */
@@ -388,7 +386,8 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 		}
 		Duration duration = GoDuration.parse(text);
 		if (duration == null) {
-			throw ConsulRefusal.badRequest(field + "." + name, "must be a duration such as 10s; got " + quote(text));
+			throw ConsulRefusal.badRequest(field + "." + name,
+					"must be a duration such as 10s; got " + Quoted.quote(text));
 		}
 		return duration;
 	}
@@ -446,20 +445,12 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 
 	private static String kind(JsonNode value) {
 		if (value.isString()) {
-			return "the string " + quote(value.stringValue());
+			return "the string " + Quoted.quote(value.stringValue());
 		}
 		String shown = value.toString();
 		return (value.isNumber() ? "the number "
 				: value.isBoolean() ? "" : value.isArray() ? "the list " : value.isObject() ? "the object " : "")
 				+ (shown.length() > 40 ? shown.substring(0, 40) + "…" : shown);
-	}
-
-	static String quote(String value) {
-		if (value == null) {
-			return "nothing";
-		}
-		String shown = value.length() > 40 ? value.substring(0, 40) + "…" : value;
-		return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
 	}
 
 	/**
