@@ -52,6 +52,8 @@ class TableOwnershipTest {
 	private static final Pattern CREATE_TABLE = Pattern
 		.compile("(?i)create table (?:if not exists )?([a-z][a-z0-9_]*)");
 
+	private static final Pattern DROP_TABLE = Pattern.compile("(?i)drop table (?:if exists )?([a-z][a-z0-9_]*)");
+
 	private static final Pattern STATEMENT_TABLE = Pattern
 		.compile("\\b(?:FROM|INTO|UPDATE|JOIN|TABLE|USING)\\s+([a-z][a-z0-9_]*)");
 
@@ -147,6 +149,15 @@ class TableOwnershipTest {
 				Matcher created = CREATE_TABLE.matcher(Files.readString(migration));
 				while (created.find()) {
 					tables.add(created.group(1).toLowerCase());
+				}
+			}
+		}
+		// No table is created again after it was dropped.
+		try (Stream<Path> migrations = Files.list(Path.of("db/migration"))) {
+			for (Path migration : migrations.toList()) {
+				Matcher dropped = DROP_TABLE.matcher(Files.readString(migration));
+				while (dropped.find()) {
+					tables.remove(dropped.group(1).toLowerCase());
 				}
 			}
 		}
