@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import dev.ballast.support.SourceText;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,19 +50,8 @@ class TableOwnershipTest {
 
 	private static final Path SOURCES = Path.of("src/main/java/dev/ballast");
 
-	private static final Pattern CREATE_TABLE = Pattern
-		.compile("(?i)create table (?:if not exists )?([a-z][a-z0-9_]*)");
-
-	private static final Pattern DROP_TABLE = Pattern.compile("(?i)drop table (?:if exists )?([a-z][a-z0-9_]*)");
-
 	private static final Pattern STATEMENT_TABLE = Pattern
 		.compile("\\b(?:FROM|INTO|UPDATE|JOIN|TABLE|USING)\\s+([a-z][a-z0-9_]*)");
-
-	private static final Pattern TEXT_BLOCK = Pattern.compile("\"\"\"(.*?)\"\"\"", Pattern.DOTALL);
-
-	private static final Pattern STRING = Pattern.compile("\"((?:\\\\.|[^\"\\\\\\n])*)\"");
-
-	private static final Pattern COMMENT = Pattern.compile("/\\*.*?\\*/|//[^\\n]*", Pattern.DOTALL);
 
 	@Test
 	void everyTableHasOneOwner() throws IOException {
@@ -69,7 +59,7 @@ class TableOwnershipTest {
 		ModuleTableTest.tables().values().forEach(owned::addAll);
 		assertThat(owned).as("tables in the module table of " + ModuleTableTest.ARCHITECTURE)
 			.doesNotHaveDuplicates()
-			.containsExactlyInAnyOrderElementsOf(created());
+			.containsExactlyInAnyOrderElementsOf(SourceText.tables());
 	}
 
 	@Test
@@ -114,18 +104,8 @@ class TableOwnershipTest {
 
 	/** The known tables that the SQL of {@code code}'s literals names. */
 	static Set<String> tablesNamed(String code, Set<String> tables) {
-		String bare = COMMENT.matcher(code).replaceAll("");
-		List<String> literals = new ArrayList<>();
-		Matcher block = TEXT_BLOCK.matcher(bare);
-		while (block.find()) {
-			literals.add(block.group(1));
-		}
-		Matcher string = STRING.matcher(TEXT_BLOCK.matcher(bare).replaceAll(""));
-		while (string.find()) {
-			literals.add(string.group(1));
-		}
 		Set<String> named = new TreeSet<>();
-		for (String literal : literals) {
+		for (String literal : SourceText.literals(SourceText.withoutComments(code))) {
 			Matcher statement = STATEMENT_TABLE.matcher(literal);
 			while (statement.find()) {
 				if (tables.contains(statement.group(1))) {
@@ -140,28 +120,6 @@ class TableOwnershipTest {
 		Map<String, String> owners = new TreeMap<>();
 		ModuleTableTest.tables().forEach((module, tables) -> tables.forEach(table -> owners.put(table, module)));
 		return owners;
-	}
-
-	private static Set<String> created() throws IOException {
-		Set<String> tables = new TreeSet<>();
-		try (Stream<Path> migrations = Files.list(Path.of("db/migration"))) {
-			for (Path migration : migrations.toList()) {
-				Matcher created = CREATE_TABLE.matcher(Files.readString(migration));
-				while (created.find()) {
-					tables.add(created.group(1).toLowerCase());
-				}
-			}
-		}
-		// No table is created again after it was dropped.
-		try (Stream<Path> migrations = Files.list(Path.of("db/migration"))) {
-			for (Path migration : migrations.toList()) {
-				Matcher dropped = DROP_TABLE.matcher(Files.readString(migration));
-				while (dropped.find()) {
-					tables.remove(dropped.group(1).toLowerCase());
-				}
-			}
-		}
-		return tables;
 	}
 
 }
