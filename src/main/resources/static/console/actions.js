@@ -155,6 +155,16 @@ export function actions(name) {
     });
   }
 
+  /** The service as the registry has it now, or null (and the user told why) when it cannot be read. */
+  async function readService() {
+    try {
+      return (await get(base)).body;
+    } catch (error) {
+      say(`Could not read ${name}: ${error.message}`, 'error');
+      return null;
+    }
+  }
+
   /**
    * Deregistration is not guarded (the instance is leaving), but the guard counts the
    * capacity that left within its window as unroutable: the dialog says what leaves and
@@ -162,11 +172,8 @@ export function actions(name) {
    */
   async function deregister(instance) {
     const id = instance.id;
-    let s;
-    try {
-      s = (await get(base)).body;
-    } catch (error) {
-      say(`Could not read ${name}: ${error.message}`, 'error');
+    const s = await readService();
+    if (!s) {
       return;
     }
     const nominal = s.nominalWeight;
@@ -216,11 +223,8 @@ export function actions(name) {
    * the field its pointer names.
    */
   async function editSettings() {
-    let s;
-    try {
-      s = (await get(base)).body;
-    } catch (error) {
-      say(`Could not read ${name}: ${error.message}`, 'error');
+    const s = await readService();
+    if (!s) {
       return;
     }
     const locality = s.locality;

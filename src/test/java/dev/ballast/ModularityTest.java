@@ -1,18 +1,16 @@
 package dev.ballast;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
+import dev.ballast.support.SourceText;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.modulith.core.ApplicationModules;
@@ -33,15 +31,6 @@ class ModularityTest {
 	private static final Pattern STRING_CONSTANT = Pattern
 		.compile("static final String (\\w+) = \"([a-z][a-z0-9_]*)\";");
 
-	private static final Pattern CREATE_TABLE = Pattern
-		.compile("(?i)create table (?:if not exists )?([a-z][a-z0-9_]*)");
-
-	private static final Pattern TEXT_BLOCK = Pattern.compile("\"\"\"(.*?)\"\"\"", Pattern.DOTALL);
-
-	private static final Pattern STRING = Pattern.compile("\"((?:\\\\.|[^\"\\\\\\n])*)\"");
-
-	private static final Pattern COMMENT = Pattern.compile("/\\*.*?\\*/|//[^\\n]*", Pattern.DOTALL);
-
 	@Test
 	void modulesRespectTheirBoundaries() {
 		ApplicationModules.of(BallastApplication.class).verify();
@@ -58,21 +47,8 @@ class ModularityTest {
 	 */
 	@Test
 	void aChannelOrTableThatAConstantNamesIsWrittenNowhereElse() throws IOException {
-		Set<String> tables = new TreeSet<>();
-		try (Stream<Path> migrations = Files.list(Path.of("db/migration"))) {
-			for (Path migration : migrations.toList()) {
-				Matcher created = CREATE_TABLE.matcher(Files.readString(migration));
-				while (created.find()) {
-					tables.add(created.group(1).toLowerCase());
-				}
-			}
-		}
-		Map<Path, String> code = new LinkedHashMap<>();
-		try (Stream<Path> sources = Files.walk(Path.of("src/main/java"))) {
-			for (Path source : sources.filter(path -> path.toString().endsWith(".java")).toList()) {
-				code.put(source, COMMENT.matcher(Files.readString(source)).replaceAll(""));
-			}
-		}
+		Set<String> tables = SourceText.tables();
+		Map<Path, String> code = SourceText.mainSources();
 		Map<String, Path> named = new LinkedHashMap<>();
 		code.forEach((source, text) -> {
 			Matcher constant = STRING_CONSTANT.matcher(text);
@@ -88,25 +64,12 @@ class ModularityTest {
 		named.forEach((value, declaring) -> code.forEach((source, text) -> {
 			Pattern word = Pattern.compile("\\b" + value + "\\b");
 			if (!source.equals(declaring)
-					&& literals(text).stream().anyMatch(literal -> word.matcher(literal).find())) {
+					&& SourceText.literals(text).stream().anyMatch(literal -> word.matcher(literal).find())) {
 				copies.add("%s writes \"%s\", which %s holds".formatted(source.getFileName(), value,
 						declaring.getFileName()));
 			}
 		}));
 		assertThat(copies).as("names written beside their constant").isEmpty();
-	}
-
-	private static List<String> literals(String code) {
-		List<String> literals = new ArrayList<>();
-		Matcher block = TEXT_BLOCK.matcher(code);
-		while (block.find()) {
-			literals.add(block.group(1));
-		}
-		Matcher string = STRING.matcher(TEXT_BLOCK.matcher(code).replaceAll(""));
-		while (string.find()) {
-			literals.add(string.group(1));
-		}
-		return literals;
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.regex.Pattern;
 
 import dev.ballast.web.BadParameterException;
+import dev.ballast.web.Quoted;
 import dev.ballast.web.Timestamps;
 
 /**
@@ -37,7 +38,7 @@ record AuditQuery(String service, String instance, Instant since, Long before, i
 	private static String name(String parameter, String value, Pattern pattern) {
 		if (value != null && !pattern.matcher(value).matches()) {
 			throw new BadParameterException(parameter,
-					"%s must match %s; got %s".formatted(parameter, pattern.pattern(), quote(value)));
+					"%s must match %s; got %s".formatted(parameter, pattern.pattern(), Quoted.quote(value)));
 		}
 		return value;
 	}
@@ -48,7 +49,7 @@ record AuditQuery(String service, String instance, Instant since, Long before, i
 		}
 		return Timestamps.parse(value)
 			.orElseThrow(() -> new BadParameterException("since",
-					"since must be %s; got %s".formatted(Timestamps.EXPECTED, quote(value))));
+					"since must be %s; got %s".formatted(Timestamps.EXPECTED, Quoted.quote(value))));
 	}
 
 	private static Long before(String value) {
@@ -59,7 +60,7 @@ record AuditQuery(String service, String instance, Instant since, Long before, i
 		if (id == null || id < 1) {
 			throw new BadParameterException("before",
 					"before must be an audit event id, an integer from 1 to %d; got %s".formatted(Long.MAX_VALUE,
-							quote(value)));
+							Quoted.quote(value)));
 		}
 		return id;
 	}
@@ -71,7 +72,7 @@ record AuditQuery(String service, String instance, Instant since, Long before, i
 		Long limit = NUMBER.matcher(value).matches() ? parseLong(value) : null;
 		if (limit == null || limit < 1 || limit > MAX_LIMIT) {
 			throw new BadParameterException("limit",
-					"limit must be an integer from 1 to %d; got %s".formatted(MAX_LIMIT, quote(value)));
+					"limit must be an integer from 1 to %d; got %s".formatted(MAX_LIMIT, Quoted.quote(value)));
 		}
 		return limit.intValue();
 	}
@@ -83,11 +84,6 @@ record AuditQuery(String service, String instance, Instant since, Long before, i
 		catch (NumberFormatException ex) {
 			return null;
 		}
-	}
-
-	private static String quote(String value) {
-		String shown = value.length() > 40 ? value.substring(0, 40) + "…" : value;
-		return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
 	}
 
 }

@@ -11,6 +11,7 @@ import dev.ballast.registry.ReportedHealth;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.release.Maintenance;
 import dev.ballast.security.RegistrantScope;
+import dev.ballast.web.Quoted;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.core.JacksonException;
@@ -86,7 +87,7 @@ class ConsulAgentController {
 	ResponseEntity<Void> check(@PathVariable String state, @PathVariable String check,
 			@RequestParam(required = false) String note) {
 		String unknown = "Unknown check ID %s. Ensure that the check ID is passed, not the check name."
-			.formatted(ConsulRegistration.quote(check));
+			.formatted(Quoted.quote(check));
 		if (!check.startsWith("service:") || check.length() == "service:".length()) {
 			throw new ConsulRefusal(HttpStatus.NOT_FOUND, unknown + " Ballast's checks are service:<instance id>");
 		}
@@ -142,7 +143,7 @@ class ConsulAgentController {
 
 	private static String unknownService(String id) {
 		return "Unknown service ID %s. Ensure that the service ID is passed, not the service name."
-			.formatted(ConsulRegistration.quote(id));
+			.formatted(Quoted.quote(id));
 	}
 
 	static InstanceId instanceId(String id, String what) {
@@ -151,7 +152,7 @@ class ConsulAgentController {
 		}
 		catch (RuntimeException ex) {
 			throw ConsulRefusal.badRequest(what,
-					"Ballast instance ids are 1 to 128 of A-Z a-z 0-9 . _ : -; got " + ConsulRegistration.quote(id));
+					"Ballast instance ids are 1 to 128 of A-Z a-z 0-9 . _ : -; got " + Quoted.quote(id));
 		}
 	}
 
@@ -170,7 +171,7 @@ class ConsulAgentController {
 		if (allowed.size() > 1) {
 			throw new ConsulRefusal(HttpStatus.CONFLICT,
 					"ID %s is registered in services %s; Consul's endpoints cannot tell which is meant: use "
-						.formatted(ConsulRegistration.quote(id.value()), allowed)
+						.formatted(Quoted.quote(id.value()), allowed)
 							+ "Ballast's own API, /v1/services/{service}/instances/" + id);
 		}
 		return allowed.getFirst();

@@ -17,6 +17,7 @@ import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.StoredCheck;
 import dev.ballast.security.RegistrantScope;
 import dev.ballast.watch.Catalog;
+import dev.ballast.web.Quoted;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -85,9 +86,8 @@ class ConsulAgentReads {
 		}
 		if (holders.size() > 1) {
 			throw new ConsulRefusal(HttpStatus.CONFLICT,
-					"ID %s is registered in services %s; Consul's endpoints cannot tell which is meant: use "
-						.formatted(ConsulRegistration.quote(id), holders)
-							+ "Ballast's own API, /v1/services/{service}/instances/" + id);
+					"ID %s is registered in services %s; Consul's endpoints cannot tell which is meant: use ".formatted(
+							Quoted.quote(id), holders) + "Ballast's own API, /v1/services/{service}/instances/" + id);
 		}
 		Answer<InstanceList> state = directory.listOrNone(holders.getFirst());
 		InstanceView found = state.value()

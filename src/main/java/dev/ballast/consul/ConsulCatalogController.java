@@ -3,6 +3,7 @@ package dev.ballast.consul;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -10,6 +11,7 @@ import dev.ballast.database.Reachability;
 import dev.ballast.instance.InstanceDirectory;
 import dev.ballast.registry.Answer;
 import dev.ballast.registry.Checks;
+import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.StoredCheck;
 import dev.ballast.registry.ZoneView;
@@ -17,6 +19,7 @@ import dev.ballast.security.RegistrantScope;
 import dev.ballast.watch.BlockingQueries;
 import dev.ballast.watch.Catalog;
 import dev.ballast.watch.CatalogWait;
+import dev.ballast.web.Quoted;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -92,33 +95,45 @@ class ConsulCatalogController {
 	DeferredResult<ResponseEntity<List<ConsulShapes.HealthEntry>>> health(@PathVariable String service,
 			@RequestParam Map<String, String> params, @RequestHeader(name = SUBSCRIBER, required = false) String named,
 			HttpServletRequest request) {
-		ConsulQuery query = ConsulQuery.of(params, request.getParameterValues("tag"), named, settings);
-		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
-		ServiceName name = name(service);
-		// Asked here, on the request's thread: the answer may be made on another.
-		boolean mayWrite = scope.allows(name.value());
-		return reads.read(name, query,
-				state -> views.health(ZoneView.of(state, query.zone()), query, probed(name), mayWrite));
+		return read(service, params, named, request, (name, query, views,
+				mayWrite) -> state -> views.health(ZoneView.of(state, query.zone()), query, probed(name), mayWrite));
 	}
 
 	@GetMapping("/v1/catalog/service/{service}")
 	DeferredResult<ResponseEntity<List<ConsulShapes.CatalogEntry>>> catalog(@PathVariable String service,
 			@RequestParam Map<String, String> params, @RequestHeader(name = SUBSCRIBER, required = false) String named,
 			HttpServletRequest request) {
-		ConsulQuery query = ConsulQuery.of(params, request.getParameterValues("tag"), named, settings);
-		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
-		return reads.read(name(service), query, state -> views.catalog(ZoneView.of(state, query.zone()), query));
+		return read(service, params, named, request,
+				(name, query, views, mayWrite) -> state -> views.catalog(ZoneView.of(state, query.zone()), query));
 	}
 
 	@GetMapping("/v1/health/checks/{service}")
 	DeferredResult<ResponseEntity<List<ConsulShapes.Check>>> checks(@PathVariable String service,
 			@RequestParam Map<String, String> params, @RequestHeader(name = SUBSCRIBER, required = false) String named,
 			HttpServletRequest request) {
+		return read(service, params, named, request,
+				(name, query, views, mayWrite) -> state -> views.checks(state, probed(name), mayWrite));
+	}
+
+	/**
+	 * A read of one service's instances, as a blocking query when it names an index: what
+	 * the request asked, and whether the caller may write the service, asked here on the
+	 * request's thread (the answer may be made on another).
+	 */
+	private <T> DeferredResult<ResponseEntity<List<T>>> read(String service, Map<String, String> params, String named,
+			HttpServletRequest request, View<T> view) {
 		ConsulQuery query = ConsulQuery.of(params, request.getParameterValues("tag"), named, settings);
-		ConsulViews views = new ConsulViews(settings, request.getLocalAddr());
 		ServiceName name = name(service);
 		boolean mayWrite = scope.allows(name.value());
-		return reads.read(name, query, state -> views.checks(state, probed(name), mayWrite));
+		return reads.read(name, query,
+				view.of(name, query, new ConsulViews(settings, request.getLocalAddr()), mayWrite));
+	}
+
+	/** How one read renders the service's instances. */
+	private interface View<T> {
+
+		Function<InstanceList, List<T>> of(ServiceName name, ConsulQuery query, ConsulViews views, boolean mayWrite);
+
 	}
 
 	/**
@@ -194,7 +209,7 @@ class ConsulCatalogController {
 		}
 		catch (RuntimeException ex) {
 			throw ConsulRefusal.badRequest("service name", "Ballast service names are lower-case letters, digits and "
-					+ "inner hyphens, 1 to 63 characters; got " + ConsulRegistration.quote(service));
+					+ "inner hyphens, 1 to 63 characters; got " + Quoted.quote(service));
 		}
 	}
 

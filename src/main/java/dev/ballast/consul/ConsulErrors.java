@@ -2,7 +2,6 @@ package dev.ballast.consul;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
 import dev.ballast.security.OutOfScopeException;
@@ -13,6 +12,7 @@ import dev.ballast.web.GuardBreachException;
 import dev.ballast.web.InvalidRequestException;
 import dev.ballast.web.NotFoundException;
 import dev.ballast.web.OverloadedException;
+import dev.ballast.web.RetryAfter;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.core.Ordered;
@@ -74,7 +74,7 @@ class ConsulErrors {
 
 	@ExceptionHandler
 	void overloaded(OverloadedException ex, HttpServletResponse response) throws IOException {
-		response.setHeader(HttpHeaders.RETRY_AFTER, Integer.toString(5 + ThreadLocalRandom.current().nextInt(11)));
+		response.setHeader(HttpHeaders.RETRY_AFTER, RetryAfter.seconds(5));
 		send(response, HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage());
 	}
 

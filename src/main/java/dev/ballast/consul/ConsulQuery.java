@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 
 import dev.ballast.registry.Tags;
 import dev.ballast.registry.ZoneView;
+import dev.ballast.web.Quoted;
 
 import org.springframework.http.HttpStatus;
 
@@ -53,7 +54,7 @@ record ConsulQuery(long index, String waitFor, boolean passing, List<String> tag
 		if (dc != null && !dc.isEmpty() && !dc.equals(settings.datacenter())) {
 			throw new ConsulRefusal(HttpStatus.BAD_REQUEST,
 					"No path to datacenter: Ballast serves one datacenter, %s; got %s"
-						.formatted(ConsulRegistration.quote(settings.datacenter()), ConsulRegistration.quote(dc)));
+						.formatted(Quoted.quote(settings.datacenter()), Quoted.quote(dc)));
 		}
 		if (params.containsKey("filter")) {
 			throw ConsulRefusal.badRequest("filter", "Ballast does not evaluate filter expressions; leave filter out");
@@ -77,10 +78,8 @@ record ConsulQuery(long index, String waitFor, boolean passing, List<String> tag
 			.distinct()
 			.toList();
 		if (zones.size() > 1) {
-			throw ConsulRefusal.badRequest("tag",
-					"a read is for one zone; got %s".formatted(zones.stream()
-						.map(zone -> ConsulRegistration.quote(ZONE_TAG + zone))
-						.collect(Collectors.joining(" and "))));
+			throw ConsulRefusal.badRequest("tag", "a read is for one zone; got %s".formatted(
+					zones.stream().map(zone -> Quoted.quote(ZONE_TAG + zone)).collect(Collectors.joining(" and "))));
 		}
 		if (zones.isEmpty()) {
 			return null;
@@ -88,7 +87,7 @@ record ConsulQuery(long index, String waitFor, boolean passing, List<String> tag
 		String zone = zones.getFirst();
 		if (!ZoneView.named(zone)) {
 			throw ConsulRefusal.badRequest("tag", "%s<zone> names a zone of 1 to 63 of A-Z a-z 0-9 . _ -; got %s"
-				.formatted(ZONE_TAG, ConsulRegistration.quote(ZONE_TAG + zone)));
+				.formatted(ZONE_TAG, Quoted.quote(ZONE_TAG + zone)));
 		}
 		return zone;
 	}
@@ -99,7 +98,7 @@ record ConsulQuery(long index, String waitFor, boolean passing, List<String> tag
 		}
 		if (!INDEX.matcher(value).matches()) {
 			throw ConsulRefusal.badRequest("index",
-					"must be a Consul index, a non-negative integer; got " + ConsulRegistration.quote(value));
+					"must be a Consul index, a non-negative integer; got " + Quoted.quote(value));
 		}
 		try {
 			return Long.parseLong(value);
@@ -119,7 +118,7 @@ record ConsulQuery(long index, String waitFor, boolean passing, List<String> tag
 		Duration wait = GoDuration.parse(value);
 		if (wait == null) {
 			throw ConsulRefusal.badRequest("wait",
-					"must be a duration such as 5s, 1m or 1m30s; got " + ConsulRegistration.quote(value));
+					"must be a duration such as 5s, 1m or 1m30s; got " + Quoted.quote(value));
 		}
 		return Math.min(wait.toMillis(), 999_999_999L) + "ms";
 	}
@@ -142,7 +141,7 @@ record ConsulQuery(long index, String waitFor, boolean passing, List<String> tag
 			case "1", "t", "T", "true" -> true;
 			case "0", "f", "F", "false" -> false;
 			default -> throw ConsulRefusal.badRequest(name,
-					"must be true or false (or 1, 0, t, f); got " + ConsulRegistration.quote(value));
+					"must be true or false (or 1, 0, t, f); got " + Quoted.quote(value));
 		};
 	}
 

@@ -1,17 +1,13 @@
 package dev.ballast.consul;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.regex.Pattern;
 
+import dev.ballast.registry.Address;
 import dev.ballast.registry.CheckDefinition;
-import dev.ballast.registry.CheckKind;
-import dev.ballast.registry.CheckRefusal;
 import dev.ballast.registry.CheckTargets;
 import dev.ballast.registry.InstanceId;
 import dev.ballast.registry.LeaseTtl;
@@ -20,6 +16,7 @@ import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.Tags;
 import dev.ballast.web.FieldError;
 import dev.ballast.web.InvalidRequestException;
+import dev.ballast.web.Quoted;
 import dev.ballast.weight.Weight;
 import dev.ballast.weight.WeightReader;
 import dev.ballast.weight.WeightReading.Exact;
@@ -55,18 +52,6 @@ import org.springframework.http.HttpStatus;
 record ConsulRegistration(ServiceName service, InstanceId id, String address, Port port, Weight weight,
 		Map<String, String> metadata, Tags tags, LeaseTtl leaseTtl, boolean critical, List<CheckDefinition> checks) {
 
-	private static final Pattern ADDRESS = Pattern.compile("[A-Za-z0-9.:_%\\[\\]-]{1,253}");
-
-	/** Check kinds that Ballast (or a Consul agent) runs, as opposed to TTL checks. */
-	private static final List<String> PROBES = List.of("HTTP", "TCP", "GRPC", "UDP", "H2PING", "Args", "Script",
-			"DockerContainerID", "AliasService", "AliasNode", "OSService");
-
-	/** Consul's field names, by the meaning {@link CheckRefusal#field()} gives. */
-	private static final Map<String, String> CONSUL_FIELDS = Map.of("http", "HTTP", "tcp", "TCP", "grpc", "GRPC",
-			"method", "Method", "headers", "Header", "interval", "Interval", "timeout", "Timeout",
-			"failuresBeforeCritical", "FailuresBeforeCritical", "successBeforePassing", "SuccessBeforePassing",
-			"deregisterAfter", "DeregisterCriticalServiceAfter");
-
 	static ConsulRegistration read(JsonNode body, String callerAddress, CheckTargets targets) {
 		if (body == null || !body.isObject()) {
 			throw new ConsulRefusal(HttpStatus.BAD_REQUEST,
@@ -77,15 +62,14 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 		InstanceId id = instanceId(idText == null || idText.isEmpty() ? service.value() : idText);
 		String addressText = text(body, "Address");
 		String address = addressText == null || addressText.isEmpty() ? callerAddress : addressText;
-		if (address == null || !ADDRESS.matcher(address).matches()) {
-			throw ConsulRefusal.badRequest("Address",
-					"must be a host name or IP address of 1 to 253 characters; got " + quote(address));
+		if (!Address.valid(address)) {
+			throw ConsulRefusal.badRequest("Address", "must be " + Address.EXPECTED + "; got " + Quoted.quote(address));
 		}
 		Port port = port(field(body, "Port"));
 		Tags tags = tags(field(body, "Tags"));
 		Map<String, String> meta = meta(field(body, "Meta"));
 		Weight weight = weight(field(body, "Weights"), meta.remove("weight"));
-		Checks checks = checks(body, id, address, port, targets);
+		ConsulChecks checks = ConsulChecks.read(body, id, address, port, targets);
 		return new ConsulRegistration(service, id, address, port, weight, meta, tags, checks.ttl(), checks.critical(),
 				checks.probes());
 	}
@@ -102,7 +86,7 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 			if (folded(entry.getKey()).equals(wanted)) {
 				if (found != null) {
 					throw ConsulRefusal.badRequest(name, "sent twice, as %s and %s; send it once"
-						.formatted(quote(found.getKey()), quote(entry.getKey())));
+						.formatted(Quoted.quote(found.getKey()), Quoted.quote(entry.getKey())));
 				}
 				found = entry;
 			}
@@ -114,7 +98,7 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 		return key.replace("_", "").toLowerCase(Locale.ROOT);
 	}
 
-	private static String text(JsonNode object, String name) {
+	static String text(JsonNode object, String name) {
 		JsonNode value = field(object, name);
 		if (value == null) {
 			return null;
@@ -134,7 +118,7 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 		}
 		catch (RuntimeException ex) {
 			throw ConsulRefusal.badRequest("Name", "Ballast service names are lower-case letters, digits and inner "
-					+ "hyphens, 1 to 63 characters (DNS label rules); got " + quote(name));
+					+ "hyphens, 1 to 63 characters (DNS label rules); got " + Quoted.quote(name));
 		}
 	}
 
@@ -145,7 +129,7 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 		catch (RuntimeException ex) {
 			throw ConsulRefusal.badRequest("ID",
 					"Ballast instance ids are 1 to 128 of A-Z a-z 0-9 . _ : - (the Name when no ID is given); got "
-							+ quote(id));
+							+ Quoted.quote(id));
 		}
 	}
 
@@ -245,229 +229,15 @@ record ConsulRegistration(ServiceName service, InstanceId id, String address, Po
 		};
 	}
 
-	/**
-	 * The checks: at most one TTL check, which becomes the instance's lease, and HTTP,
-	 * TCP and gRPC checks, which Ballast runs itself ({@link CheckDefinition}); at least
-	 * one of either.
-	 */
-	private static Checks checks(JsonNode body, InstanceId id, String address, Port port, CheckTargets targets) {
-		List<JsonNode> checks = new ArrayList<>();
-		List<String> fields = new ArrayList<>();
-		JsonNode one = field(body, "Check");
-		if (one != null) {
-			checks.add(one);
-			fields.add("Check");
-		}
-		JsonNode many = field(body, "Checks");
-		if (many != null) {
-			if (!many.isArray()) {
-				throw ConsulRefusal.badRequest("Checks", "must be a list of checks; got " + kind(many));
-			}
-			many.forEach(check -> {
-				fields.add("Checks[" + (fields.size() - (one != null ? 1 : 0)) + "]");
-				checks.add(check);
-			});
-		}
-		if (checks.isEmpty()) {
-			throw ConsulRefusal.badRequest("Check",
-					"Ballast needs a check: a TTL check, which becomes the instance's lease (\"Check\": {\"TTL\": "
-							+ "\"30s\"}, passed before it runs out), or an HTTP, TCP or gRPC check that Ballast runs "
-							+ "(\"Check\": {\"HTTP\": \"http://host:port/health\", \"Interval\": \"10s\"})");
-		}
-		LeaseTtl ttl = null;
-		boolean critical = false;
-		List<CheckDefinition> probes = new ArrayList<>();
-		for (int index = 0; index < checks.size(); index++) {
-			String field = fields.get(index);
-			JsonNode check = checks.get(index);
-			if (!check.isObject()) {
-				throw ConsulRefusal.badRequest(field, "must be an object; got " + kind(check));
-			}
-			critical |= critical(check, field);
-			String ttlText = text(check, "TTL");
-			if (ttlText != null && !ttlText.isEmpty()) {
-				if (ttl != null) {
-					throw ConsulRefusal.badRequest(field + ".TTL",
-							"Ballast keeps one lease per instance: register at most one TTL check");
-				}
-				ttl = ttl(check, field, id, ttlText);
-			}
-			else {
-				probes.add(probe(check, field, address, port, targets));
-			}
-		}
-		if (probes.size() > CheckDefinition.MAX_PER_INSTANCE) {
-			throw ConsulRefusal.badRequest("Checks", "Ballast runs at most %d checks per instance; got %d"
-				.formatted(CheckDefinition.MAX_PER_INSTANCE, probes.size()));
-		}
-		return new Checks(ttl, critical, probes);
-	}
-
-	private static boolean critical(JsonNode check, String field) {
-		String status = text(check, "Status");
-		if (status != null && !status.isEmpty() && !List.of("passing", "warning", "critical").contains(status)) {
-			throw ConsulRefusal.badRequest(field + ".Status",
-					"must be passing, warning or critical; got " + quote(status));
-		}
-		String after = text(check, "DeregisterCriticalServiceAfter");
-		if (after != null && !after.isEmpty() && GoDuration.parse(after) == null) {
-			throw ConsulRefusal.badRequest(field + ".DeregisterCriticalServiceAfter",
-					"must be a duration such as 90m; got " + quote(after));
-		}
-		return "critical".equals(status);
-	}
-
-	private static LeaseTtl ttl(JsonNode check, String field, InstanceId id, String ttlText) {
-		for (String probe : PROBES) {
-			if (present(check, probe)) {
-				throw ConsulRefusal.badRequest(field + "." + probe,
-						"a check is a TTL check or a " + probe + " check, not both");
-			}
-		}
-		String checkId = text(check, "CheckID");
-		if (checkId != null && !checkId.isEmpty() && !checkId.equals("service:" + id.value())) {
-			throw ConsulRefusal.badRequest(field + ".CheckID",
-					"Ballast names an instance's TTL check service:%s; leave CheckID out or send that; got %s"
-						.formatted(id, quote(checkId)));
-		}
-		Duration ttl = GoDuration.parse(ttlText);
-		return (ttl == null ? Optional.<LeaseTtl>empty() : LeaseTtl.of(ttl))
-			.orElseThrow(() -> ConsulRefusal.badRequest(field + ".TTL",
-					"must be a duration of whole seconds from %ds to %ds, which becomes the lease; got %s"
-						.formatted(LeaseTtl.MIN, LeaseTtl.MAX, quote(ttlText))));
-	}
-
-	/** An HTTP, TCP or gRPC check, which Ballast runs. */
-	private static CheckDefinition probe(JsonNode check, String field, String address, Port port,
-			CheckTargets targets) {
-		List<String> kinds = PROBES.stream().filter(probe -> present(check, probe)).toList();
-		if (kinds.isEmpty()) {
-			throw ConsulRefusal.badRequest(field, "a check needs TTL, HTTP, TCP or GRPC");
-		}
-		if (kinds.size() > 1) {
-			throw ConsulRefusal.badRequest(field + "." + kinds.get(1), "a check has one kind; got " + kinds);
-		}
-		CheckKind kind = switch (kinds.getFirst()) {
-			case "HTTP" -> CheckKind.HTTP;
-			case "TCP" -> CheckKind.TCP;
-			case "GRPC" -> CheckKind.GRPC;
-			default -> throw ConsulRefusal.badRequest(field + "." + kinds.getFirst(), "Ballast runs HTTP, TCP and "
-					+ "gRPC checks, and keeps TTL checks as leases; it does not run " + kinds.getFirst() + " checks");
-		};
-		if (kind == CheckKind.GRPC && Boolean.TRUE.equals(bool(check, field, "GRPCUseTLS"))) {
-			throw ConsulRefusal.badRequest(field + ".GRPCUseTLS", "Ballast's gRPC checks are plaintext HTTP/2");
-		}
-		String interval = text(check, "Interval");
-		Duration timeout = duration(check, field, "Timeout");
-		String after = text(check, "DeregisterCriticalServiceAfter");
-		try {
-			CheckDefinition definition = CheckDefinition.of(kind, text(check, kinds.getFirst()), text(check, "Method"),
-					headers(check, field), Boolean.TRUE.equals(bool(check, field, "TLSSkipVerify")),
-					interval == null || interval.isEmpty() ? null : duration(check, field, "Interval"), timeout,
-					count(check, field, "FailuresBeforeCritical"), count(check, field, "SuccessBeforePassing"),
-					after == null || after.isEmpty() ? null : GoDuration.parse(after));
-			targets.require(definition, address, port);
-			return definition;
-		}
-		catch (CheckRefusal refusal) {
-			throw ConsulRefusal.badRequest(field + "." + CONSUL_FIELDS.getOrDefault(refusal.field(), kinds.getFirst()),
-					refusal.getMessage());
-		}
-	}
-
-	private static boolean present(JsonNode check, String name) {
-		JsonNode value = field(check, name);
-		return value != null && !(value.isString() && value.stringValue().isEmpty())
-				&& !(value.isArray() && value.isEmpty());
-	}
-
-	private static Duration duration(JsonNode check, String field, String name) {
-		String text = text(check, name);
-		if (text == null || text.isEmpty()) {
-			return null;
-		}
-		Duration duration = GoDuration.parse(text);
-		if (duration == null) {
-			throw ConsulRefusal.badRequest(field + "." + name, "must be a duration such as 10s; got " + quote(text));
-		}
-		return duration;
-	}
-
-	private static Boolean bool(JsonNode check, String field, String name) {
-		JsonNode value = field(check, name);
-		if (value == null) {
-			return null;
-		}
-		if (!value.isBoolean()) {
-			throw ConsulRefusal.badRequest(field + "." + name, "must be true or false; got " + kind(value));
-		}
-		return value.booleanValue();
-	}
-
-	private static int count(JsonNode check, String field, String name) {
-		JsonNode value = field(check, name);
-		if (value == null) {
-			return 0;
-		}
-		if (!value.isIntegralNumber() || !value.canConvertToInt()) {
-			throw ConsulRefusal.badRequest(field + "." + name, "must be an integer; got " + kind(value));
-		}
-		return value.intValue();
-	}
-
-	/** {@code Header}: {@code {"Name": ["value", …]}}, as Consul takes it. */
-	private static Map<String, List<String>> headers(JsonNode check, String field) {
-		JsonNode header = field(check, "Header");
-		Map<String, List<String>> headers = new LinkedHashMap<>();
-		if (header == null) {
-			return headers;
-		}
-		if (!header.isObject()) {
-			throw ConsulRefusal.badRequest(field + ".Header",
-					"must be an object of lists of strings, {\"Name\": [\"value\"]}; got " + kind(header));
-		}
-		for (Map.Entry<String, JsonNode> entry : header.properties()) {
-			if (!entry.getValue().isArray()) {
-				throw ConsulRefusal.badRequest(field + ".Header." + entry.getKey(),
-						"must be a list of strings; got " + kind(entry.getValue()));
-			}
-			List<String> values = new ArrayList<>();
-			for (JsonNode value : entry.getValue()) {
-				if (!value.isString()) {
-					throw ConsulRefusal.badRequest(field + ".Header." + entry.getKey(),
-							"must be a list of strings; got " + kind(value));
-				}
-				values.add(value.stringValue());
-			}
-			headers.put(entry.getKey(), values);
-		}
-		return headers;
-	}
-
-	private static String kind(JsonNode value) {
+	/** A received JSON value, as refusals show it. */
+	static String kind(JsonNode value) {
 		if (value.isString()) {
-			return "the string " + quote(value.stringValue());
+			return "the string " + Quoted.quote(value.stringValue());
 		}
 		String shown = value.toString();
 		return (value.isNumber() ? "the number "
 				: value.isBoolean() ? "" : value.isArray() ? "the list " : value.isObject() ? "the object " : "")
 				+ (shown.length() > 40 ? shown.substring(0, 40) + "…" : shown);
-	}
-
-	static String quote(String value) {
-		if (value == null) {
-			return "nothing";
-		}
-		String shown = value.length() > 40 ? value.substring(0, 40) + "…" : value;
-		return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-	}
-
-	/**
-	 * @param ttl the TTL check's lease, or null when the checks Ballast runs keep it
-	 * @param critical whether a check was registered with {@code Status: critical}
-	 * @param probes the checks Ballast runs
-	 */
-	private record Checks(LeaseTtl ttl, boolean critical, List<CheckDefinition> probes) {
 	}
 
 }

@@ -6,7 +6,12 @@
  * Either way {@link dev.ballast.database.Reachability} probes the server and, while it is
  * unreachable, shuts the pool so that callers fail at once and serve from memory; it
  * announces {@link dev.ballast.database.DatabaseLost} and
- * {@link dev.ballast.database.DatabaseRestored}.
+ * {@link dev.ballast.database.DatabaseRestored}. It also holds the one way of each thing
+ * every module's use of the database shares: rows written in one exchange before a commit
+ * ({@link dev.ballast.database.CommitBatch}), advisory locks
+ * ({@link dev.ballast.database.AdvisoryLock}), periodic jobs
+ * ({@link dev.ballast.database.PeriodicJobs}) and this node's identity
+ * ({@link dev.ballast.database.ThisNode}).
  */
 @ApplicationModule(allowedDependencies = {})
 package dev.ballast.database;

@@ -45,6 +45,10 @@ import org.springframework.web.context.request.async.DeferredResult;
 @Tag(name = "Instances", description = "Register, query and edit the instances of a service")
 class InstanceController {
 
+	/** The 503 of the reads that may wait as blocking queries. */
+	private static final String WATCHERS_503 = "The node serves its maximum of watchers (problem type overloaded). "
+			+ Problem.DATABASE_503 + " Retry after Retry-After.";
+
 	/** The 409 of the calls that can set a routable instance's weight to 0. */
 	private static final String GUARDED = "Setting this routable instance's weight to 0 would make more than "
 			+ "maxUnroutablePercent of the service's (or a zone's) nominal weight unroutable; the problem's guard "
@@ -104,9 +108,7 @@ class InstanceController {
 			@Header(name = Headers.INDEX, description = "The service revision", schema = @Schema(type = "integer")),
 			@Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
 					schema = @Schema(type = "boolean")) })
-	@ApiResponse(responseCode = "503",
-			description = "The node serves its maximum of watchers (problem type overloaded). " + Problem.DATABASE_503
-					+ " Retry after Retry-After.",
+	@ApiResponse(responseCode = "503", description = WATCHERS_503,
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = Problem.class)))
 	DeferredResult<ResponseEntity<InstanceList>> list(@PathVariable String service,
@@ -145,9 +147,7 @@ class InstanceController {
 							schema = @Schema(type = "integer")),
 					@Header(name = Headers.STALE, description = Headers.STALE_DESCRIPTION,
 							schema = @Schema(type = "boolean")) })
-	@ApiResponse(responseCode = "503",
-			description = "The node serves its maximum of watchers (problem type overloaded). " + Problem.DATABASE_503
-					+ " Retry after Retry-After.",
+	@ApiResponse(responseCode = "503", description = WATCHERS_503,
 			content = @Content(mediaType = "application/problem+json",
 					schema = @Schema(implementation = Problem.class)))
 	DeferredResult<ResponseEntity<InstanceDetail>> get(@PathVariable String service, @PathVariable String id,

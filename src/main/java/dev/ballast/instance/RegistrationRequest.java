@@ -3,6 +3,7 @@ package dev.ballast.instance;
 import java.util.List;
 import java.util.Map;
 
+import dev.ballast.registry.Address;
 import dev.ballast.registry.CheckDefinition;
 import dev.ballast.registry.LeaseTtl;
 import dev.ballast.registry.Port;
@@ -25,8 +26,8 @@ import tools.jackson.databind.JsonNode;
 @Schema(name = "Registration", description = "Registers or replaces an instance")
 record RegistrationRequest(
 		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "10.0.0.5") @NotNull(message = ADDRESS) @Size(
-				min = 1, max = 253,
-				message = ADDRESS) @Pattern(regexp = "^[A-Za-z0-9.:_%\\[\\]-]+$", message = ADDRESS) String address,
+				min = 1, max = Address.MAX_LENGTH,
+				message = ADDRESS) @Pattern(regexp = Address.PATTERN, message = ADDRESS) String address,
 		@Schema(requiredMode = Schema.RequiredMode.REQUIRED) @NotNull(message = PORT) Port port,
 		@Schema(implementation = Weight.class,
 				description = "Defaults to the service's defaultWeight. Under the STRICT policy only a JSON integer is accepted.") @Expectation(WEIGHT) JsonNode weight,
@@ -48,7 +49,7 @@ record RegistrationRequest(
 
 	static final String WEIGHT = "must be an integer from 0 to 10000";
 
-	static final String ADDRESS = "must be a host name or IP address of 1 to 253 characters";
+	static final String ADDRESS = "must be " + Address.EXPECTED;
 
 	static final String PORT = "must be " + Port.EXPECTED;
 

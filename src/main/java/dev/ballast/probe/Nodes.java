@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.ballast.database.NodeFacts;
 import dev.ballast.lease.LeaseWriters;
 import dev.ballast.registry.Checks;
 import dev.ballast.registry.ServiceName;
@@ -58,11 +59,8 @@ class Nodes {
 			description = "Only the checks of this service are counted and listed",
 			example = "payments") String service) {
 		Collection<ServiceName> services = service == null ? checks.fingerprints().keySet() : List.of(name(service));
-		List<ProberMembership.Member> members = membership.members();
-		List<String> live = members.stream()
-			.filter(ProberMembership.Member::alive)
-			.map(ProberMembership.Member::node)
-			.toList();
+		List<NodeFacts.Prober> members = membership.members();
+		List<String> live = members.stream().filter(NodeFacts.Prober::alive).map(NodeFacts.Prober::node).toList();
 		Map<String, List<StoredCheck>> probed = new TreeMap<>();
 		if (!live.isEmpty()) {
 			for (StoredCheck check : checks.of(services)) {
@@ -70,9 +68,9 @@ class Nodes {
 			}
 		}
 		Map<String, Instant> positions = writers.positions();
-		Map<String, ProberMembership.Member> byNode = new TreeMap<>();
+		Map<String, NodeFacts.Prober> byNode = new TreeMap<>();
 		members.forEach(member -> byNode.put(member.node(), member));
-		positions.keySet().forEach(node -> byNode.putIfAbsent(node, new ProberMembership.Member(node, null, false)));
+		positions.keySet().forEach(node -> byNode.putIfAbsent(node, new NodeFacts.Prober(node, null, false)));
 		return byNode.values().stream().map(member -> {
 			List<StoredCheck> own = probed.getOrDefault(member.node(), List.of());
 			return new NodeView(member.node(), member.node().equals(membership.node()), member.alive(), member.seenAt(),

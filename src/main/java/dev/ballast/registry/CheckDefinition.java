@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
+import dev.ballast.web.Quoted;
+
 /**
  * A health check the registry runs against an instance. Built only by
  * {@link #of(CheckKind, String, String, Map, boolean, Duration, Duration, int, int, Duration)},
@@ -238,12 +240,11 @@ public record CheckDefinition(CheckKind kind, String target, String grpcService,
 				: duration.toNanos() % 1_000_000 == 0 ? duration.toMillis() + " ms" : duration.toNanos() + " ns";
 	}
 
+	/**
+	 * A refused target or header, quoted: URLs run longer than names, so 60 characters.
+	 */
 	static String quoted(String value) {
-		if (value == null) {
-			return "nothing";
-		}
-		String shown = value.length() > 60 ? value.substring(0, 60) + "…" : value;
-		return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+		return Quoted.quote(value, 60);
 	}
 
 }

@@ -1,17 +1,12 @@
 package dev.ballast.registry;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import dev.ballast.database.CommitBatch;
@@ -27,13 +22,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.dao.QueryTimeoutException;
-import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
-import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 
 /**
@@ -82,15 +75,6 @@ class GroupCommit implements SmartLifecycle {
 
 	private static final Logger log = LoggerFactory.getLogger(GroupCommit.class);
 
-	private static final int QUEUED = 0;
-
-	private static final int TAKEN = 1;
-
-	private static final int ABANDONED = 2;
-
-	/** Its work ran in an attempt of its group: its outcome is its group's. */
-	private static final int RAN = 3;
-
 	/**
 	 * Attempts at a group that PostgreSQL keeps rolling back for a collision: each costs
 	 * the database's deadlock_timeout (1 s by default) before the deadlock is found, and
@@ -98,7 +82,7 @@ class GroupCommit implements SmartLifecycle {
 	 */
 	static final int CONFLICT_ATTEMPTS = 3;
 
-	private final BlockingQueue<Write<?>> queue = new LinkedBlockingQueue<>();
+	private final BlockingQueue<GroupWrite<?>> queue = new LinkedBlockingQueue<>();
 
 	private final TransactionTemplate transactions;
 
@@ -148,25 +132,25 @@ class GroupCommit implements SmartLifecycle {
 		if (!running) {
 			return transactions.execute(status -> work.get());
 		}
-		Write<T> write = new Write<>(new WriteBehind.Target(service, id), work, SecurityContextHolder.getContext(),
-				RequestContextHolder.getRequestAttributes());
+		GroupWrite<T> write = new GroupWrite<>(new WriteBehind.Target(service, id), work,
+				SecurityContextHolder.getContext(), RequestContextHolder.getRequestAttributes());
 		queue.add(write);
 		return write.outcome(settings.commitWait());
 	}
 
 	private void commitLoop() {
-		List<Write<?>> taken = new ArrayList<>(settings.maxGroup());
+		List<GroupWrite<?>> taken = new ArrayList<>(settings.maxGroup());
 		while (running || !queue.isEmpty()) {
 			try {
 				// Bounded, so that a stop is noticed while nothing is queued.
-				Write<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
+				GroupWrite<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
 				if (first == null) {
 					continue;
 				}
-				List<Write<?>> group = new ArrayList<>(settings.maxGroup());
+				List<GroupWrite<?>> group = new ArrayList<>(settings.maxGroup());
 				group.add(first);
 				queue.drainTo(group, settings.maxGroup() - 1);
-				group.stream().filter(Write::take).forEach(taken::add);
+				group.stream().filter(GroupWrite::take).forEach(taken::add);
 				commit(taken);
 			}
 			catch (InterruptedException ex) {
@@ -183,8 +167,8 @@ class GroupCommit implements SmartLifecycle {
 		}
 	}
 
-	private void commit(List<Write<?>> taken) {
-		List<Write<?>> pending = new ArrayList<>(taken);
+	private void commit(List<GroupWrite<?>> taken) {
+		List<GroupWrite<?>> pending = new ArrayList<>(taken);
 		pending.sort(Comparator.comparing(write -> write.target().service().value()));
 		boolean writeBehind = true;
 		int conflicts = 0;
@@ -194,9 +178,9 @@ class GroupCommit implements SmartLifecycle {
 			try {
 				transactions.executeWithoutResult(status -> {
 					if (keepRows) {
-						behind.begin(pending.stream().map(Write::target).toList());
+						behind.begin(pending.stream().map(GroupWrite::target).toList());
 					}
-					for (Write<?> write : pending) {
+					for (GroupWrite<?> write : pending) {
 						if (!write.begin()) {
 							// Its caller gave up before it ran: it writes nothing.
 							continue;
@@ -240,7 +224,7 @@ class GroupCommit implements SmartLifecycle {
 				return;
 			}
 			if (attempt.failed == null) {
-				pending.forEach(Write::succeed);
+				pending.forEach(GroupWrite::succeed);
 				return;
 			}
 			if (runsAgain(attempt.failure, conflicts, pending)) {
@@ -271,7 +255,7 @@ class GroupCommit implements SmartLifecycle {
 	 * PostgreSQL ended it for a collision and {@code conflicts} earlier ones leave an
 	 * attempt.
 	 */
-	private static boolean runsAgain(Throwable failure, int conflicts, List<Write<?>> pending) {
+	private static boolean runsAgain(Throwable failure, int conflicts, List<GroupWrite<?>> pending) {
 		Optional<RolledBack> conflict = RolledBack.causing(failure).filter(RolledBack::collision);
 		if (conflict.isEmpty() || conflicts + 1 >= CONFLICT_ATTEMPTS) {
 			return false;
@@ -324,114 +308,9 @@ class GroupCommit implements SmartLifecycle {
 
 	private static final class Attempt {
 
-		private Write<?> failed;
+		private GroupWrite<?> failed;
 
 		private Throwable failure;
-
-	}
-
-	/** One caller's write, with the request context its audit entry reads. */
-	private static final class Write<T> {
-
-		private final WriteBehind.Target target;
-
-		private final Supplier<T> work;
-
-		private final SecurityContext security;
-
-		private final RequestAttributes request;
-
-		private final AtomicInteger state = new AtomicInteger(QUEUED);
-
-		private final CompletableFuture<T> outcome = new CompletableFuture<>();
-
-		private T result;
-
-		Write(WriteBehind.Target target, Supplier<T> work, SecurityContext security, RequestAttributes request) {
-			this.target = target;
-			this.work = work;
-			this.security = security;
-			this.request = request;
-		}
-
-		WriteBehind.Target target() {
-			return target;
-		}
-
-		/** Claims the write for the committer, unless its caller gave up on it. */
-		boolean take() {
-			return state.compareAndSet(QUEUED, TAKEN);
-		}
-
-		/**
-		 * Whether the write is to run: its caller still waits, or it ran in an earlier
-		 * attempt of its group (whose outcome its caller was told is unknown).
-		 */
-		boolean begin() {
-			return state.compareAndSet(TAKEN, RAN) || state.get() == RAN;
-		}
-
-		/**
-		 * Runs the work on the committer's thread as if on the caller's; the failure, if
-		 * any.
-		 */
-		Throwable run() {
-			SecurityContextHolder.setContext(security);
-			RequestContextHolder.setRequestAttributes(request);
-			try {
-				result = work.get();
-				return null;
-			}
-			catch (RuntimeException | Error ex) {
-				return ex;
-			}
-			finally {
-				RequestContextHolder.resetRequestAttributes();
-				SecurityContextHolder.clearContext();
-			}
-		}
-
-		/**
-		 * Its caller stops waiting: a write that has not run yet never will; one that ran
-		 * commits or not with its group.
-		 */
-		private RuntimeException giveUp(String why) {
-			if (state.compareAndSet(QUEUED, ABANDONED) || state.compareAndSet(TAKEN, ABANDONED)) {
-				return new QueryTimeoutException(why + "; it was dropped before it ran");
-			}
-			return new OutcomeUnknownException(
-					why + " and may still commit; read the instance to see whether it did, or send the write again");
-		}
-
-		void succeed() {
-			outcome.complete(result);
-		}
-
-		void fail(Throwable failure) {
-			outcome.completeExceptionally(failure);
-		}
-
-		T outcome(Duration wait) {
-			try {
-				return outcome.get(wait.toMillis(), TimeUnit.MILLISECONDS);
-			}
-			catch (ExecutionException ex) {
-				if (ex.getCause() instanceof RuntimeException runtime) {
-					throw runtime;
-				}
-				if (ex.getCause() instanceof Error error) {
-					throw error;
-				}
-				throw new IllegalStateException(ex.getCause());
-			}
-			catch (TimeoutException ex) {
-				throw giveUp("the write was not committed within %s".formatted(wait));
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw giveUp("interrupted while waiting for the write to commit");
-			}
-		}
 
 	}
 

@@ -5,6 +5,7 @@ import java.util.regex.Pattern;
 
 import dev.ballast.web.FieldError;
 import dev.ballast.web.InvalidRequestException;
+import dev.ballast.web.Quoted;
 
 /**
  * The client-chosen identity of an instance, stable across its restarts, such as
@@ -21,7 +22,7 @@ public record InstanceId(String value) {
 	public InstanceId {
 		if (value == null || !VALID.matcher(value).matches()) {
 			throw new InvalidRequestException(List.of(FieldError.parameter("id",
-					"instance id must match %s; got %s".formatted(PATTERN, ServiceName.quote(value)))));
+					"instance id must match %s; got %s".formatted(PATTERN, Quoted.quote(value)))));
 		}
 	}
 

@@ -85,20 +85,8 @@ public class InstanceStore {
 	 * number of rows, and every lookup in them is by key. {@code SET LOCAL} ends with the
 	 * transaction: the connection goes back to the pool planning as before.
 	 */
-	private static final String LOCK_GROUP = """
-			SET LOCAL plan_cache_mode = force_generic_plan;
-			WITH s AS MATERIALIZED (
-			  SELECT name, weight_policy, default_weight, lease_ttl_seconds, max_unroutable_percent,
-			         max_unroutable_count, max_ejection_percent, locality_mode, locality_max_cross_zone_percent, revision
-			    FROM service WHERE name = ANY(?::text[]) ORDER BY name COLLATE "C" FOR UPDATE)
-			SELECT s.name AS s_name, s.weight_policy AS s_weight_policy, s.default_weight AS s_default_weight,
-			       s.lease_ttl_seconds AS s_lease_ttl_seconds,
-			       s.max_unroutable_percent AS s_max_unroutable_percent, s.max_unroutable_count AS s_max_unroutable_count,
-			       s.max_ejection_percent AS s_max_ejection_percent, s.locality_mode AS s_locality_mode,
-			       s.locality_max_cross_zone_percent AS s_locality_max_cross_zone_percent, s.revision AS s_revision, i.*
-			  FROM s LEFT JOIN LATERAL (
-			         SELECT %s FROM instance WHERE service = s.name AND id = ANY(?::text[]) FOR UPDATE) AS i ON true"""
-		.formatted(COLUMNS);
+	private static final String LOCK_GROUP = "SET LOCAL plan_cache_mode = force_generic_plan;\n"
+			+ locking("name = ANY(?::text[]) ORDER BY name COLLATE \"C\"", "id = ANY(?::text[])");
 
 	private final JdbcClient jdbc;
 
@@ -153,20 +141,7 @@ public class InstanceStore {
 	 * @return empty when the service is not registered
 	 */
 	Optional<ServiceWithInstance> lockWithService(ServiceName service, InstanceId id) {
-		return jdbc
-			.sql("""
-					WITH s AS MATERIALIZED (
-					  SELECT name, weight_policy, default_weight, lease_ttl_seconds, max_unroutable_percent,
-					         max_unroutable_count, max_ejection_percent, locality_mode, locality_max_cross_zone_percent, revision
-					    FROM service WHERE name = ? FOR UPDATE)
-					SELECT s.name AS s_name, s.weight_policy AS s_weight_policy, s.default_weight AS s_default_weight,
-					       s.lease_ttl_seconds AS s_lease_ttl_seconds,
-					       s.max_unroutable_percent AS s_max_unroutable_percent, s.max_unroutable_count AS s_max_unroutable_count,
-					       s.max_ejection_percent AS s_max_ejection_percent, s.locality_mode AS s_locality_mode,
-					     s.locality_max_cross_zone_percent AS s_locality_max_cross_zone_percent, s.revision AS s_revision, i.*
-					  FROM s LEFT JOIN LATERAL (
-					         SELECT %s FROM instance WHERE service = s.name AND id = ? FOR UPDATE) AS i ON true"""
-				.formatted(COLUMNS))
+		return jdbc.sql(locking("name = ?", "id = ?"))
 			.params(service.value(), id.value())
 			.query((rs, row) -> new ServiceWithInstance(ServiceStore.settings(rs, "s_"),
 					rs.getString("id") == null ? Optional.empty() : Optional.of(instance(rs, row))))
@@ -224,12 +199,8 @@ public class InstanceStore {
 				instance.port().value(), instance.zone(), instance.weight().value(), instance.effectiveWeight().value(),
 				instance.nominalWeight().value(), instance.mode().name(), detail.map(ModeDetail::reason).orElse(null),
 				detail.map(ModeDetail::until).map(Instant::toString).orElse(null),
-				detail.map(ModeDetail::unconfirmedSubscribers)
-					.filter(names -> !names.isEmpty())
-					.map(CommitBatch::arrayLiteral)
-					.orElse(null),
-				instance.health().name(), instance.ejected(), reason(instance),
-				json.writeValueAsString(instance.metadata().entries()),
+				waitingFor(detail).map(CommitBatch::arrayLiteral).orElse(null), instance.health().name(),
+				instance.ejected(), reason(instance), json.writeValueAsString(instance.metadata().entries()),
 				CommitBatch.arrayLiteral(instance.tags().values()), instance.leaseTtl().seconds(),
 				instance.lastRenewedAt().toString(), instance.revision());
 	}
@@ -281,12 +252,8 @@ public class InstanceStore {
 					instance.effectiveWeight().value(), instance.nominalWeight().value(), instance.mode().name(),
 					detail.map(ModeDetail::reason).orElse(null),
 					detail.map(ModeDetail::until).map(Timestamp::from).orElse(null),
-					detail.map(ModeDetail::unconfirmedSubscribers)
-						.filter(names -> !names.isEmpty())
-						.map(InstanceStore::textArray)
-						.orElse(null),
-					instance.health().name(), instance.ejected(), reason(instance),
-					json.writeValueAsString(instance.metadata().entries()),
+					waitingFor(detail).map(InstanceStore::textArray).orElse(null), instance.health().name(),
+					instance.ejected(), reason(instance), json.writeValueAsString(instance.metadata().entries()),
 					instance.tags().values().toArray(String[]::new), instance.leaseTtl().seconds(),
 					Timestamp.from(instance.lastRenewedAt()), Timestamp.from(instance.lastRenewedAt()))
 			.query(Long.class)
@@ -347,6 +314,32 @@ public class InstanceStore {
 	 * A PostgreSQL array literal of subscriber names (their pattern admits no quote or
 	 * backslash; quoting keeps a subscriber named NULL a name).
 	 */
+	/**
+	 * Locks the services {@code services} picks and, of each, the instances {@code ids}
+	 * picks: a row per service, its columns prefixed {@code s_}, joined to each picked
+	 * instance's columns (null when it picks none).
+	 */
+	private static String locking(String services, String ids) {
+		return """
+				WITH s AS MATERIALIZED (
+				  SELECT name, weight_policy, default_weight, lease_ttl_seconds, max_unroutable_percent,
+				         max_unroutable_count, max_ejection_percent, locality_mode, locality_max_cross_zone_percent, revision
+				    FROM service WHERE %s FOR UPDATE)
+				SELECT s.name AS s_name, s.weight_policy AS s_weight_policy, s.default_weight AS s_default_weight,
+				       s.lease_ttl_seconds AS s_lease_ttl_seconds,
+				       s.max_unroutable_percent AS s_max_unroutable_percent, s.max_unroutable_count AS s_max_unroutable_count,
+				       s.max_ejection_percent AS s_max_ejection_percent, s.locality_mode AS s_locality_mode,
+				       s.locality_max_cross_zone_percent AS s_locality_max_cross_zone_percent, s.revision AS s_revision, i.*
+				  FROM s LEFT JOIN LATERAL (
+				         SELECT %s FROM instance WHERE service = s.name AND %s FOR UPDATE) AS i ON true"""
+			.formatted(services, COLUMNS, ids);
+	}
+
+	/** The subscribers a drain still waits for; empty (stored as null) when none. */
+	private static Optional<List<String>> waitingFor(Optional<ModeDetail> detail) {
+		return detail.map(ModeDetail::unconfirmedSubscribers).filter(names -> !names.isEmpty());
+	}
+
 	private static String textArray(List<String> names) {
 		return names.stream().map(name -> "\"" + name + "\"").collect(Collectors.joining(",", "{", "}"));
 	}

@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 
 import dev.ballast.web.FieldError;
 import dev.ballast.web.InvalidRequestException;
+import dev.ballast.web.Quoted;
 
 /**
  * Free-form string labels of an instance. Weight is never metadata: the key
@@ -60,15 +61,15 @@ public record Metadata(Map<String, String> entries) {
 		if (lower.equals("weight")) {
 			errors.add(new FieldError(pointer,
 					"metadata key %s is reserved: weight is the typed field \"weight\", never metadata"
-						.formatted(ServiceName.quote(key))));
+						.formatted(Quoted.quote(key))));
 		}
 		else if (lower.startsWith("ballast.")) {
 			errors.add(new FieldError(pointer,
-					"metadata keys under \"ballast.\" are reserved; got %s".formatted(ServiceName.quote(key))));
+					"metadata keys under \"ballast.\" are reserved; got %s".formatted(Quoted.quote(key))));
 		}
 		else if (!KEY.matcher(key).matches()) {
 			errors.add(new FieldError(pointer,
-					"metadata keys must match %s; got %s".formatted(KEY_PATTERN, ServiceName.quote(key))));
+					"metadata keys must match %s; got %s".formatted(KEY_PATTERN, Quoted.quote(key))));
 		}
 		if (value == null) {
 			errors.add(new FieldError(pointer, "metadata values must be strings; got null"));

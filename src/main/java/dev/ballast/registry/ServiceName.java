@@ -5,6 +5,7 @@ import java.util.regex.Pattern;
 
 import dev.ballast.web.FieldError;
 import dev.ballast.web.InvalidRequestException;
+import dev.ballast.web.Quoted;
 
 /**
  * The name of a service, such as {@code payments}: lower-case DNS label rules.
@@ -21,7 +22,7 @@ public record ServiceName(String value) {
 		if (value == null || !VALID.matcher(value).matches()) {
 			throw new InvalidRequestException(List.of(FieldError.parameter("service",
 					"service must match %s (lower-case letters, digits and inner hyphens, at most 63); got %s"
-						.formatted(PATTERN, quote(value)))));
+						.formatted(PATTERN, Quoted.quote(value)))));
 		}
 	}
 
@@ -32,14 +33,6 @@ public record ServiceName(String value) {
 	/** Whether {@code value} is a service name. */
 	public static boolean valid(String value) {
 		return value != null && VALID.matcher(value).matches();
-	}
-
-	static String quote(String value) {
-		if (value == null) {
-			return "nothing";
-		}
-		String shown = value.length() > 40 ? value.substring(0, 40) + "…" : value;
-		return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
 	}
 
 	@Override

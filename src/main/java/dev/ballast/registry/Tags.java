@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 
 import dev.ballast.web.FieldError;
 import dev.ballast.web.InvalidRequestException;
+import dev.ballast.web.Quoted;
 
 /**
  * An instance's tags: labels in the order the registrant gave them, as Consul's clients
@@ -89,13 +90,13 @@ public record Tags(List<String> values) {
 		int unprintable = tag.codePoints().filter(Tags::unprintable).findFirst().orElse(-1);
 		if (unprintable >= 0) {
 			return "a tag holds printable characters only; got U+%04X in %s".formatted(unprintable,
-					ServiceName.quote(tag.codePoints()
+					Quoted.quote(tag.codePoints()
 						.map(c -> unprintable(c) ? '?' : c)
 						.collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
 						.toString()));
 		}
 		if (reserved(tag)) {
-			return "tags under \"%s\" are reserved for queries; got %s".formatted(RESERVED, ServiceName.quote(tag));
+			return "tags under \"%s\" are reserved for queries; got %s".formatted(RESERVED, Quoted.quote(tag));
 		}
 		return null;
 	}

@@ -2,10 +2,10 @@ package dev.ballast.security;
 
 import java.io.IOException;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import dev.ballast.web.Problem;
+import dev.ballast.web.RetryAfter;
 import io.github.bucket4j.ConsumptionProbe;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -60,8 +60,8 @@ final class WriteLimits extends OncePerRequestFilter {
 		}
 		refused.increment();
 		long base = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(probe.getNanosToWaitForRefill() + 999_999_999L));
-		response.setHeader(HttpHeaders.RETRY_AFTER,
-				Long.toString(base + ThreadLocalRandom.current().nextLong(base + 1)));
+		// The refill time is known exactly, so the spread is narrower than an outage's.
+		response.setHeader(HttpHeaders.RETRY_AFTER, RetryAfter.within(base, 2 * base));
 		new Problem("https://ballast.dev/problems/rate-limited", "Too many writes", 429,
 				"token \"%s\" may make %d writes per second; nothing was written, retry after the Retry-After delay"
 					.formatted(token.name(), buckets.perSecond(token)),

@@ -7,6 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.ballast.web.BadParameterException;
+import dev.ballast.web.Quoted;
 
 /**
  * The syntax of the watch parameters: a blocking query's {@code index} and {@code wait},
@@ -37,7 +38,7 @@ final class QueryParameters {
 		if (index == null) {
 			throw new BadParameterException("index",
 					"index must be a revision, an integer from 0 to %d (an ETag such as \"14\" is accepted too); got %s"
-						.formatted(Long.MAX_VALUE, quote(value)));
+						.formatted(Long.MAX_VALUE, Quoted.quote(value)));
 		}
 		return index;
 	}
@@ -65,7 +66,7 @@ final class QueryParameters {
 		Matcher matcher = WAIT.matcher(value);
 		if (!matcher.matches()) {
 			throw new BadParameterException("wait",
-					"wait must be a duration such as 30s, 5m or 1500ms; got %s".formatted(quote(value)));
+					"wait must be a duration such as 30s, 5m or 1500ms; got %s".formatted(Quoted.quote(value)));
 		}
 		long amount = Long.parseLong(matcher.group(1));
 		String unit = matcher.group(2) == null ? "s" : matcher.group(2);
@@ -81,7 +82,7 @@ final class QueryParameters {
 	static String subscriber(String value) {
 		if (value != null && !SUBSCRIBER.matcher(value).matches()) {
 			throw new BadParameterException("subscriber",
-					"subscriber must match %s; got %s".formatted(SUBSCRIBER_PATTERN, quote(value)));
+					"subscriber must match %s; got %s".formatted(SUBSCRIBER_PATTERN, Quoted.quote(value)));
 		}
 		return value;
 	}
@@ -127,11 +128,6 @@ final class QueryParameters {
 		catch (NumberFormatException ex) {
 			return null;
 		}
-	}
-
-	private static String quote(String value) {
-		String shown = value.length() > 40 ? value.substring(0, 40) + "…" : value;
-		return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
 	}
 
 }

@@ -53,7 +53,7 @@ final class CutBody {
 
 	/** Answers a cut body with its 503, outside Spring MVC. */
 	static void send(HttpServletResponse response, String path) throws IOException {
-		response.setHeader(HttpHeaders.RETRY_AFTER, Integer.toString(ProblemResponses.retryAfterSeconds(1)));
+		response.setHeader(HttpHeaders.RETRY_AFTER, RetryAfter.seconds(1));
 		problem(path).send(response);
 	}
 

@@ -86,7 +86,7 @@ public final class DatabaseRefusal {
 	 * wait for the same lock or run into the same collision a second time.
 	 */
 	public void send(HttpServletRequest request, HttpServletResponse response) throws IOException {
-		response.setHeader(HttpHeaders.RETRY_AFTER, Integer.toString(ProblemResponses.retryAfterSeconds(1)));
+		response.setHeader(HttpHeaders.RETRY_AFTER, RetryAfter.seconds(1));
 		problem(request.getRequestURI()).send(response);
 	}
 

@@ -2,6 +2,7 @@ package dev.ballast.web;
 
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Duration;
 
 import dev.ballast.database.AdvisoryLock;
 import dev.ballast.database.PeriodicJobs;
@@ -10,17 +11,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Forgets answers kept for {@code Idempotency-Key}s once they are older than
  * {@link IdempotencyKeys#KEPT}, on one node at a time and in batches, as the change log
- * and the audit log are pruned.
+ * and the audit log are pruned: every {@code ballast.idempotency.prune-interval} from a
+ * minute after the start; {@code ballast.idempotency.scheduled=false} leaves it off
+ * (tests drive it).
  */
 @Component
-class IdempotentAnswerRetention {
+@EnableScheduling
+class IdempotentAnswerRetention implements SchedulingConfigurer {
+
+	private static final Duration FIRST_PRUNE = Duration.ofMinutes(1);
 
 	private static final Logger log = LoggerFactory.getLogger(IdempotentAnswerRetention.class);
 
@@ -32,11 +41,23 @@ class IdempotentAnswerRetention {
 
 	private final PeriodicJobs jobs;
 
-	IdempotentAnswerRetention(JdbcClient jdbc, Clock clock, TransactionTemplate transactions, PeriodicJobs jobs) {
+	private final IdempotencySettings settings;
+
+	IdempotentAnswerRetention(JdbcClient jdbc, Clock clock, TransactionTemplate transactions, PeriodicJobs jobs,
+			IdempotencySettings settings) {
 		this.jdbc = jdbc;
 		this.clock = clock;
 		this.transactions = transactions;
 		this.jobs = jobs;
+		this.settings = settings;
+	}
+
+	@Override
+	public void configureTasks(ScheduledTaskRegistrar registrar) {
+		if (settings.scheduled()) {
+			registrar
+				.addFixedDelayTask(new FixedDelayTask(this::forgetOldAnswers, settings.pruneInterval(), FIRST_PRUNE));
+		}
 	}
 
 	/**
@@ -52,7 +73,6 @@ class IdempotentAnswerRetention {
 		return deleted == null ? 0 : deleted;
 	}
 
-	@Scheduled(fixedDelay = 3_600_000, initialDelay = 60_000)
 	void forgetOldAnswers() {
 		jobs.whenReachable("Idempotent answer retention", () -> {
 			int deleted = prune();

@@ -41,7 +41,7 @@ public final class OutcomeUnknownException extends RuntimeException {
 	 * full way again, which would queue it a second time and answer for that one.
 	 */
 	public void send(HttpServletRequest request, HttpServletResponse response) throws IOException {
-		response.setHeader(HttpHeaders.RETRY_AFTER, Integer.toString(ProblemResponses.retryAfterSeconds(1)));
+		response.setHeader(HttpHeaders.RETRY_AFTER, RetryAfter.seconds(1));
 		new Problem(TYPE.toString(), TITLE, HttpStatus.SERVICE_UNAVAILABLE.value(), getMessage(),
 				request.getRequestURI(), null)
 			.send(response);

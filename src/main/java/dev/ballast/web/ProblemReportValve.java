@@ -50,7 +50,7 @@ public final class ProblemReportValve extends ErrorReportValve {
 		if (status == HttpStatus.BAD_REQUEST && (CutBody.isCauseOf(throwable)
 				|| CutBody.isCauseOf(request.getCoyoteRequest().getErrorException()))) {
 			response.setStatus(HttpStatus.SERVICE_UNAVAILABLE.value());
-			response.setHeader(HttpHeaders.RETRY_AFTER, Integer.toString(ProblemResponses.retryAfterSeconds(1)));
+			response.setHeader(HttpHeaders.RETRY_AFTER, RetryAfter.seconds(1));
 			problem = CutBody.problem(path);
 		}
 		try {

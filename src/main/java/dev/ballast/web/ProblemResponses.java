@@ -3,7 +3,6 @@ package dev.ballast.web;
 import java.net.URI;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
 import dev.ballast.database.CommitUnconfirmedException;
@@ -191,13 +190,8 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 	private static ResponseEntity<Object> withRetryAfter(ResponseEntity<Object> problem, int base) {
 		return ResponseEntity.status(problem.getStatusCode())
 			.headers(problem.getHeaders())
-			.header(HttpHeaders.RETRY_AFTER, Integer.toString(retryAfterSeconds(base)))
+			.header(HttpHeaders.RETRY_AFTER, RetryAfter.seconds(base))
 			.body(problem.getBody());
-	}
-
-	/** Seconds from {@code base} to three times it, drawn anew for every answer. */
-	static int retryAfterSeconds(int base) {
-		return base + ThreadLocalRandom.current().nextInt(2 * base + 1);
 	}
 
 	/**

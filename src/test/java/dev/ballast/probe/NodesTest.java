@@ -50,9 +50,7 @@ class NodesTest {
 						"{\"address\":\"127.0.0.1\",\"port\":%d,\"checks\":[{\"tcp\":\"127.0.0.1:%d\",\"intervalSeconds\":1,\"timeoutMillis\":300}]}"
 							.formatted(target, target));
 			}
-			jdbc.sql("INSERT INTO prober (node, seen_at) VALUES (?, now() - interval '10 minutes')")
-				.param(gone)
-				.update();
+			jdbc.sql("INSERT INTO node (node, seen_at) VALUES (?, now() - interval '10 minutes')").param(gone).update();
 			jdbc.sql("INSERT INTO lease_writer (node, renewals_through) VALUES (?, ?)")
 				.params(gone, Timestamp.from(wrote))
 				.update();
@@ -86,7 +84,7 @@ class NodesTest {
 				assertThat(Instant.parse(silent.path("renewalsThrough").stringValue())).isEqualTo(wrote);
 			}
 			finally {
-				jdbc.sql("DELETE FROM prober WHERE node = ?").param(gone).update();
+				jdbc.sql("DELETE FROM node WHERE node = ?").param(gone).update();
 				jdbc.sql("DELETE FROM lease_writer WHERE node = ?").param(gone).update();
 			}
 		}

@@ -75,7 +75,7 @@ class ProbeSharingTest {
 			}
 			// A killed node does not leave: its row stays as its last beat wrote it.
 			Instant died = Instant.now();
-			jdbc.sql("INSERT INTO prober (node, seen_at) VALUES (?, ?) ON CONFLICT (node) DO UPDATE SET seen_at = ?")
+			jdbc.sql("INSERT INTO node (node, seen_at) VALUES (?, ?) ON CONFLICT (node) DO UPDATE SET seen_at = ?")
 				.params(otherNode, Timestamp.from(died), Timestamp.from(died))
 				.update();
 			Awaitility.await()
