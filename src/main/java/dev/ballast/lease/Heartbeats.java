@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
+import dev.ballast.database.NodeFacts;
 import dev.ballast.database.ThisNode;
 import dev.ballast.registry.ChangeLog;
 import dev.ballast.registry.Health;
@@ -71,7 +72,7 @@ class Heartbeats {
 
 	private final Map<InstanceKey, LeaseStatus> statuses = new ConcurrentHashMap<>();
 
-	private final LeaseStore store;
+	private final NodeFacts nodes;
 
 	private final Leases leases;
 
@@ -85,11 +86,11 @@ class Heartbeats {
 
 	private final String node;
 
-	Heartbeats(LeaseStore store, Leases leases, LeaseRevival revival, Clock clock, MeterRegistry meters, ThisNode node,
+	Heartbeats(NodeFacts nodes, Leases leases, LeaseRevival revival, Clock clock, MeterRegistry meters, ThisNode node,
 			ChangeLog changeLog) {
 		// Keeps the cache exact for changes made on this node, once they commit.
 		changeLog.onCommitted((history, changes) -> changes.forEach(this::cache));
-		this.store = store;
+		this.nodes = nodes;
 		this.leases = leases;
 		this.node = node.id();
 		this.revival = revival;
@@ -203,7 +204,7 @@ class Heartbeats {
 			}
 		}
 		try {
-			store.wrote(node, through);
+			nodes.wrote(node, through);
 			return true;
 		}
 		catch (DataAccessException ex) {
@@ -266,7 +267,7 @@ class Heartbeats {
 			return;
 		}
 		try {
-			store.left(node);
+			nodes.stopsWriting(node);
 		}
 		catch (DataAccessException ex) {
 			log.warn("Could not say that this node stops writing lease renewals: {}", ex.getMessage());

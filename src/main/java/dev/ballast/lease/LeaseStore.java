@@ -5,15 +5,16 @@ import java.time.Instant;
 import java.util.Optional;
 
 import dev.ballast.database.AdvisoryLock;
+import dev.ballast.database.NodeFacts;
 import dev.ballast.registry.Leases;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * The lease module's own tables: the sweep's tick ({@code lease_sweep}) and how far each
- * node wrote the renewals it absorbed ({@code lease_writer}). The lease columns of
- * {@code instance} are the registry's ({@link Leases}).
+ * The lease module's own table: the sweep's tick ({@code lease_sweep}). The lease columns
+ * of {@code instance} are the registry's ({@link Leases}); how far each node wrote the
+ * renewals it absorbed is a fact of the node table ({@link NodeFacts}).
  */
 @Repository
 class LeaseStore {
@@ -40,36 +41,6 @@ class LeaseStore {
 			.param(Timestamp.from(now))
 			.update();
 		return previous;
-	}
-
-	/**
-	 * Says that {@code node} has written every renewal it absorbed before
-	 * {@code through}.
-	 */
-	void wrote(String node, Instant through) {
-		jdbc.sql("""
-				INSERT INTO lease_writer (node, renewals_through) VALUES (?, ?)
-				ON CONFLICT (node) DO UPDATE
-				  SET renewals_through = greatest(lease_writer.renewals_through, EXCLUDED.renewals_through)""")
-			.params(node, Timestamp.from(through))
-			.update();
-	}
-
-	/** {@code node} stops cleanly, having written all it absorbed. */
-	void left(String node) {
-		jdbc.sql("DELETE FROM lease_writer WHERE node = ?").param(node).update();
-	}
-
-	/**
-	 * The earliest moment through which a node silent since {@code behind} but not since
-	 * {@code gone} wrote its renewals; nodes silent since {@code gone} are forgotten.
-	 */
-	Optional<Instant> silentWritersThrough(Instant behind, Instant gone) {
-		jdbc.sql("DELETE FROM lease_writer WHERE renewals_through < ?").param(Timestamp.from(gone)).update();
-		return jdbc.sql("SELECT min(renewals_through) FROM lease_writer WHERE renewals_through < ?")
-			.param(Timestamp.from(behind))
-			.query((rs, row) -> Optional.ofNullable(rs.getTimestamp(1)).map(Timestamp::toInstant))
-			.single();
 	}
 
 }

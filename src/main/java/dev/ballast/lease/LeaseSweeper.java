@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.ballast.audit.Action;
 import dev.ballast.audit.AuditEntry;
+import dev.ballast.database.NodeFacts;
 import dev.ballast.registry.Audit;
 import dev.ballast.registry.Changes;
 import dev.ballast.registry.Guard;
@@ -52,6 +53,8 @@ class LeaseSweeper {
 
 	private final LeaseStore store;
 
+	private final NodeFacts nodes;
+
 	private final Leases leases;
 
 	private final WritePath path;
@@ -66,9 +69,10 @@ class LeaseSweeper {
 
 	private final SweepTick tick;
 
-	LeaseSweeper(LeaseStore store, Leases leases, SweepTick tick, WritePath path, LeaseSettings settings, Clock clock,
-			MeterRegistry meters) {
+	LeaseSweeper(LeaseStore store, NodeFacts nodes, Leases leases, SweepTick tick, WritePath path,
+			LeaseSettings settings, Clock clock, MeterRegistry meters) {
 		this.store = store;
+		this.nodes = nodes;
 		this.leases = leases;
 		this.tick = tick;
 		this.path = path;
@@ -88,7 +92,7 @@ class LeaseSweeper {
 		}
 		Instant now = clock.instant();
 		Duration outage = tick.record(now);
-		Instant judgedAt = store
+		Instant judgedAt = nodes
 			.silentWritersThrough(now.minus(settings.flushAllowance()), now.minus(settings.silentNodeGrace()))
 			.filter(through -> through.isBefore(now))
 			.orElse(now)

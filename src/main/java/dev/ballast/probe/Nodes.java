@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import dev.ballast.database.NodeFacts;
-import dev.ballast.lease.LeaseWriters;
 import dev.ballast.registry.Checks;
 import dev.ballast.registry.ServiceName;
 import dev.ballast.registry.StoredCheck;
@@ -27,7 +26,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The nodes that share the database: who is alive, which checks each probes (the owner
  * every node computes from the same list of live nodes, {@link ProbeOwners}), and how far
- * each has written the heartbeats it absorbed ({@link LeaseWriters}).
+ * each has written the heartbeats it absorbed (both facts of the node table,
+ * {@link NodeFacts}).
  */
 @RestController
 @Tag(name = "Nodes", description = "The registry nodes that share the database")
@@ -40,12 +40,12 @@ class Nodes {
 
 	private final Checks checks;
 
-	private final LeaseWriters writers;
+	private final NodeFacts facts;
 
-	Nodes(ProberMembership membership, Checks checks, LeaseWriters writers) {
+	Nodes(ProberMembership membership, Checks checks, NodeFacts facts) {
 		this.membership = membership;
 		this.checks = checks;
-		this.writers = writers;
+		this.facts = facts;
 	}
 
 	@GetMapping("/v1/nodes")
@@ -67,7 +67,7 @@ class Nodes {
 				probed.computeIfAbsent(ProbeOwners.owner(check.key(), live), node -> new ArrayList<>()).add(check);
 			}
 		}
-		Map<String, Instant> positions = writers.positions();
+		Map<String, Instant> positions = facts.positions();
 		Map<String, NodeFacts.Prober> byNode = new TreeMap<>();
 		members.forEach(member -> byNode.put(member.node(), member));
 		positions.keySet().forEach(node -> byNode.putIfAbsent(node, new NodeFacts.Prober(node, null, false)));

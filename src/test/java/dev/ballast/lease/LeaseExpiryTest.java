@@ -447,7 +447,7 @@ class LeaseExpiryTest {
 		Instant expiresAt = registeredAt.plusSeconds(30);
 		keepAlive("b", expiresAt.plusSeconds(40));
 		Instant silentSince = registeredAt.plusSeconds(10);
-		jdbc.sql("INSERT INTO lease_writer (node, renewals_through) VALUES (?, ?)")
+		jdbc.sql("INSERT INTO node (node, renewals_through) VALUES (?, ?)")
 			.params("silent " + service, Timestamp.from(silentSince))
 			.update();
 

@@ -50,8 +50,7 @@ class NodesTest {
 						"{\"address\":\"127.0.0.1\",\"port\":%d,\"checks\":[{\"tcp\":\"127.0.0.1:%d\",\"intervalSeconds\":1,\"timeoutMillis\":300}]}"
 							.formatted(target, target));
 			}
-			jdbc.sql("INSERT INTO node (node, seen_at) VALUES (?, now() - interval '10 minutes')").param(gone).update();
-			jdbc.sql("INSERT INTO lease_writer (node, renewals_through) VALUES (?, ?)")
+			jdbc.sql("INSERT INTO node (node, seen_at, renewals_through) VALUES (?, now() - interval '10 minutes', ?)")
 				.params(gone, Timestamp.from(wrote))
 				.update();
 			try {
@@ -85,7 +84,6 @@ class NodesTest {
 			}
 			finally {
 				jdbc.sql("DELETE FROM node WHERE node = ?").param(gone).update();
-				jdbc.sql("DELETE FROM lease_writer WHERE node = ?").param(gone).update();
 			}
 		}
 	}
