@@ -10,8 +10,9 @@
  * every module's use of the database shares: rows written in one exchange before a commit
  * ({@link dev.ballast.database.CommitBatch}), advisory locks
  * ({@link dev.ballast.database.AdvisoryLock}), periodic jobs
- * ({@link dev.ballast.database.PeriodicJobs}) and this node's identity
- * ({@link dev.ballast.database.ThisNode}).
+ * ({@link dev.ballast.database.PeriodicJobs}), this node's identity
+ * ({@link dev.ballast.database.ThisNode}) and what each node states about itself, that it
+ * probes and how far it wrote lease renewals ({@link dev.ballast.database.NodeFacts}).
  */
 @ApplicationModule(allowedDependencies = {})
 package dev.ballast.database;
