@@ -31,16 +31,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TableOwnershipTest {
 
-	/**
-	 * The reaches into another module's tables that are known and still to go, as
-	 * {@code "module -> table"} (issue 45): empty this as they go; an entry that no
-	 * longer occurs fails the test too, so that the list only shrinks.
-	 */
-	static final Set<String> KNOWN = Set.of(
-			// registry/ServiceStore's service summary reads the number of an active
-			// release.
-			"registry -> release");
-
 	private static final Path SOURCES = Path.of("src/main/java/dev/ballast");
 
 	private static final Pattern STATEMENT_TABLE = Pattern
@@ -74,12 +64,7 @@ class TableOwnershipTest {
 				}
 			}
 		}
-		Map<String, List<String>> unknown = new TreeMap<>(reaches);
-		unknown.keySet().removeAll(KNOWN);
-		assertThat(unknown).as("SQL naming another module's table (module -> table: sources)").isEmpty();
-		Set<String> gone = new TreeSet<>(KNOWN);
-		gone.removeAll(reaches.keySet());
-		assertThat(gone).as("known reaches that no longer occur: remove them from KNOWN").isEmpty();
+		assertThat(reaches).as("SQL naming another module's table (module -> table: sources)").isEmpty();
 	}
 
 	@Test

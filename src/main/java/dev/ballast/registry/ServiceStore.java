@@ -67,10 +67,26 @@ public class ServiceStore {
 
 	private final Clock clock;
 
+	/**
+	 * Registered at start by the module that runs releases ({@link #readReleasesWith}).
+	 */
+	private volatile ReleasesUnderWay releases;
+
 	ServiceStore(JdbcClient jdbc, CommitBatch batch, Clock clock) {
 		this.jdbc = jdbc;
 		this.batch = batch;
 		this.clock = clock;
+	}
+
+	/**
+	 * The release module's read of the releases under way, which the service list shows;
+	 * one at most.
+	 */
+	public void readReleasesWith(ReleasesUnderWay read) {
+		if (releases != null) {
+			throw new IllegalStateException("the releases under way are read already by " + releases);
+		}
+		releases = read;
 	}
 
 	public Optional<ServiceSettings> find(ServiceName name) {
@@ -238,10 +254,13 @@ public class ServiceStore {
 
 	/**
 	 * Every service's line. The unroutable weight is the base less what serves
-	 * ({@link Instance#serving()}); the release under way is read from the release table
-	 * in the same snapshot.
+	 * ({@link Instance#serving()}); the release under way is the release module's
+	 * ({@link ReleasesUnderWay}), read on the same transaction: inside
+	 * {@link Snapshots#read}, from the same snapshot.
 	 */
 	public List<ServiceSummary> summaries() {
+		ReleasesUnderWay read = releases;
+		Map<String, Long> underWay = read == null ? Map.of() : read.numbers();
 		return jdbc.sql("""
 				SELECT s.name, s.revision, s.max_unroutable_percent, s.max_unroutable_count, s.weight_policy,
 				       count(i.id) AS instances,
@@ -256,8 +275,6 @@ public class ServiceStore {
 				       coalesce(sum(i.effective_weight), 0) AS total_effective_weight,
 				       %1$s AS nominal_weight,
 				       %1$s - coalesce(sum(%2$s), 0) AS unroutable_weight,
-				       (SELECT r.number FROM release r
-				         WHERE r.service = s.name AND r.state IN ('ACTIVE', 'PAUSED')) AS release_under_way,
 				       ARRAY(SELECT DISTINCT t.tag COLLATE "C" FROM instance t_i, unnest(t_i.tags) AS t(tag)
 				              WHERE t_i.service = s.name ORDER BY 1) AS tags
 				  FROM service s LEFT JOIN instance i ON i.service = s.name
@@ -270,7 +287,7 @@ public class ServiceStore {
 					rs.getLong("total_effective_weight"), rs.getLong("revision"), rs.getLong("nominal_weight"),
 					rs.getLong("unroutable_weight"), maxUnroutable(rs, "").toString(),
 					rs.getInt("max_unroutable_percent"), WeightPolicy.valueOf(rs.getString("weight_policy")),
-					List.of((String[]) rs.getArray("tags").getArray()), rs.getObject("release_under_way", Long.class)))
+					List.of((String[]) rs.getArray("tags").getArray()), underWay.get(rs.getString("name"))))
 			.list();
 	}
 

@@ -6,8 +6,14 @@
  * every change to them goes in this order: lock the service row →
  * {@link dev.ballast.registry.Guard guard} → skip what does not change → new revision →
  * change-log row and notification ({@link dev.ballast.registry.ChangeLog}, owner of
- * {@code change_log}) → audit. Concurrent writes share a commit
- * ({@link dev.ballast.registry.GroupCommit}). A write that changes nothing bumps nothing.
+ * {@code change_log}: the append, the reads the watch module follows it with, the
+ * retention) → audit, given with the changes ({@link dev.ballast.registry.Audit}).
+ * Concurrent writes share a commit ({@link dev.ballast.registry.GroupCommit}). A write
+ * that changes nothing bumps nothing. What other modules own and this one needs is
+ * registered with it at start, never reached for: the watch's and the lease module's
+ * hand-over after commit ({@link dev.ballast.registry.ChangeLog#onCommitted}), a traffic
+ * shift's shares ({@link dev.ballast.registry.ShiftShares}), the release under way in the
+ * service list ({@link dev.ballast.registry.ReleasesUnderWay}).
  */
 @ApplicationModule(allowedDependencies = { "audit", "database", "web", "weight" })
 package dev.ballast.registry;

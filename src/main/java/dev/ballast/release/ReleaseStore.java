@@ -6,10 +6,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.ballast.registry.ServiceStore;
 import dev.ballast.weight.Weight;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.ObjectMapper;
@@ -35,9 +37,11 @@ class ReleaseStore {
 
 	private final ObjectMapper json;
 
-	ReleaseStore(JdbcTemplate jdbc, ObjectMapper json) {
+	ReleaseStore(JdbcTemplate jdbc, ObjectMapper json, ServiceStore services) {
 		this.jdbc = jdbc;
 		this.json = json;
+		// The service list shows each service's release under way; the table is ours.
+		services.readReleasesWith(this::numbersUnderWay);
 	}
 
 	/**
@@ -108,6 +112,15 @@ class ReleaseStore {
 			.query("SELECT * FROM release WHERE service = ? AND state IN ('ACTIVE', 'PAUSED')", this::release, service)
 			.stream()
 			.findFirst();
+	}
+
+	/** The number of each service's release under way, by service. */
+	Map<String, Long> numbersUnderWay() {
+		Map<String, Long> numbers = new HashMap<>();
+		jdbc.query("SELECT service, number FROM release WHERE state IN ('ACTIVE', 'PAUSED')", rs -> {
+			numbers.put(rs.getString(1), rs.getLong(2));
+		});
+		return numbers;
 	}
 
 	List<Release> list(String service) {
