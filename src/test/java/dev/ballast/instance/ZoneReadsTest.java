@@ -124,9 +124,9 @@ class ZoneReadsTest {
 	}
 
 	/**
-	 * A zone's stream sends the zone's view as a snapshot when it opens, then an upsert of
-	 * each instance whose weight (or address) in the view moved, and only then: a drain in
-	 * the other zone leaves a healthy zone's view as it was.
+	 * A zone's stream sends the zone's view as a snapshot when it opens, then an upsert
+	 * of each instance whose weight (or address) in the view moved, and only then: a
+	 * drain in the other zone leaves a healthy zone's view as it was.
 	 */
 	@Test
 	void aZoneStreamSendsTheInstancesWhoseWeightInItsViewMovedAndOnlyThose() {
