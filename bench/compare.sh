@@ -57,12 +57,13 @@ done
 wanted() { [[ ",$skip," != *",$1,"* ]]; }
 
 if ((quick)); then
-	hb_sizes=(2000 5000); watch_sizes=(1 100 1000); reg_first_warmup=3; reg_warmup=3; reg_seconds=4; hb_warmup=2; hb_seconds=4
+	hb_sizes=(2000 5000); watch_sizes=(1 100 1000); reg_settle_max=2; reg_warmup=3; reg_seconds=4; hb_warmup=2; hb_seconds=4
 	watch_warmup=1; watch_seconds=3; vis_samples=4; vis_spread=4
 else
-	# The first round warms each server up for a minute: Ballast's JIT compiles under this
-	# load for about that long (its CPU per write falls from 8 ms to 0.6 ms; bench/README.md).
-	hb_sizes=(20000 100000); watch_sizes=(1 1000 10000); reg_first_warmup=60; reg_warmup=10; reg_seconds=10; hb_warmup=5; hb_seconds=10
+	# Before round 1 each server is loaded until it has settled (settle_registrations, at
+	# most 18 windows of 10 s): Ballast's JIT compiles under this load for minutes on two
+	# shared cores, and a figure taken meanwhile is the compiler's (bench/README.md).
+	hb_sizes=(20000 100000); watch_sizes=(1 1000 10000); reg_settle_max=18; reg_warmup=10; reg_seconds=10; hb_warmup=5; hb_seconds=10
 	watch_warmup=2; watch_seconds=10; vis_samples=8; vis_spread=12
 fi
 if [[ -n "$sizes_wanted" ]]; then
@@ -298,6 +299,38 @@ failed=0
 calls=0
 run() { generate "$@" || { echo "FAILED: $*" >&2; failed=1; }; }
 
+# Loads one server with registrations, window after window of reg_seconds (not figures),
+# until two windows in a row agree within 10% in rate and in CPU per write, or
+# reg_settle_max windows passed: a JIT still compiling, a cache still filling, show as a
+# rate that still climbs. Says how many windows it took, or that it did not settle.
+settle_registrations() {
+	local target="$1" window out line rate cpu last_rate="" last_cpu=""
+	for window in $(seq "$reg_settle_max"); do
+		out="$work/settle-$target-$window.out"
+		java -Xmx1g -cp "$work/classes" ballast.bench.Compare registrations --target "$target" \
+			--url "$(url_of "$target")" --pids "$(pids_of "$target")" --warmup 0 --seconds "$reg_seconds" >"$out" 2>&1 || {
+			cat "$out" >&2
+			echo "FAILED: settling $target" >&2
+			failed=1
+			return
+		}
+		line="$(grep '^RESULT' "$out" | tail -n 1)"
+		rate="$(sed -n 's/.* rate=\([0-9.]*\).*/\1/p' <<<"$line")"
+		cpu="$(sed -n 's/.* cpu_ms_per_write=\([0-9.]*\).*/\1/p' <<<"$line")"
+		echo "settling $target: window $window rate=$rate cpu_ms_per_write=${cpu:-?}"
+		if [[ -n "$last_rate" ]] && python3 -c '
+import sys
+r, lr, c, lc = (float(x) if x else None for x in sys.argv[1:5])
+close = lambda a, b: b is None or a is None or abs(a - b) <= 0.10 * b
+sys.exit(0 if close(r, lr) and close(c, lc) else 1)' "$rate" "$last_rate" "$cpu" "$last_cpu"; then
+			echo "settled $target after $window windows of ${reg_seconds} s"
+			return
+		fi
+		last_rate="$rate" last_cpu="$cpu"
+	done
+	echo "settling $target: not settled after $reg_settle_max windows of ${reg_seconds} s (the figures follow all the same)"
+}
+
 # The machine's load when a figure starts: figures taken while other work ran are noise.
 section() { echo; echo "==== $* [$(date -u +%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)]"; }
 url_of() { case "$1" in ballast) echo "$ballast" ;; eureka) echo "$eureka" ;; etcd) echo "$etcd_url" ;; esac; }
@@ -311,13 +344,14 @@ if wanted registrations; then
 		registries=(ballast etcd)
 		replicas=", replicated: PostgreSQL primary + synchronous standby against three etcd members"
 	fi
-	section "durable registrations, 8 clients$replicas (${reg_first_warmup} s warm-up in round 1, ${reg_warmup} s after, ${reg_seconds} s measured, $rounds rounds)"
+	section "durable registrations, 8 clients$replicas (each server loaded until settled, then ${reg_warmup} s warm-up and ${reg_seconds} s measured, $rounds rounds)"
+	for target in "${registries[@]}"; do
+		settle_registrations "$target"
+	done
 	for round in $(seq "$rounds"); do
-		warmup=$reg_warmup
-		((round > 1)) || warmup=$reg_first_warmup
 		for target in "${registries[@]}"; do
 			run registrations --target "$target" --url "$(url_of "$target")" --pids "$(pids_of "$target")" \
-				--warmup "$warmup" --seconds "$reg_seconds"
+				--warmup "$reg_warmup" --seconds "$reg_seconds"
 		done
 	done
 fi

@@ -62,6 +62,17 @@ public record InstanceView(@Schema(example = "payments") String service, @Schema
 		}
 	}
 
+	/**
+	 * The same instance at {@code revision}: how a zone's stream sends an instance whose
+	 * weight in the zone's view moved at that revision although the instance itself did
+	 * not change.
+	 */
+	public InstanceView atRevision(long revision) {
+		return new InstanceView(service, id, address, port, zone, weight, effectiveWeight, routable, mode, modeReason,
+				modeUntil, unconfirmedSubscribers, health, criticalReason, healthDetail, metadata, tags,
+				leaseTtlSeconds, leaseExpiresAt, revision);
+	}
+
 	public static InstanceView of(Instance instance) {
 		Optional<ModeDetail> detail = Optional.ofNullable(instance.detail());
 		return new InstanceView(instance.service().value(), instance.id().value(), instance.address(), instance.port(),

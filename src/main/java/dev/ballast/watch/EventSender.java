@@ -40,7 +40,23 @@ class EventSender {
 	 */
 	void initial(Watcher watcher, ServiceFeed feed, List<Change> logged, Function<String, ServiceFeed> feeds) {
 		Position from = watcher.resumeFrom(feed.service());
-		// A zone's stream sends whole views, so one that resumes needs only the current.
+		if (from != null && watcher.zone() != null) {
+			Optional<List<ZoneStep>> steps = feed.zoneStepsAfter(watcher.zone(), from, json::writeValueAsString);
+			if (steps.isPresent()) {
+				watcher.advance(feed.service(), feed.position());
+				watcher.zoneViewAt(feed.service(), feed.position());
+				delivered(watcher, feed.service(), feed.revision());
+				for (ZoneStep step : steps.get()) {
+					// A stream of several services gives each step's last event its own
+					// id.
+					watcher.advance(feed.service(), step.to());
+					if (!zoneStep(watcher, feed.service(), step, feeds)) {
+						return;
+					}
+				}
+				return;
+			}
+		}
 		List<Change> missed = from == null || watcher.zone() != null ? null : missedSince(feed, from, logged);
 		if (missed == null) {
 			snapshot(watcher, feed, feeds);
@@ -94,27 +110,46 @@ class EventSender {
 			data = feed.snapshotData(json::writeValueAsString);
 		}
 		else {
-			watcher.weightsChanged(feed.service(), feed.zoneWeights(zone));
+			watcher.zoneViewAt(feed.service(), feed.position());
 			data = feed.zoneSnapshotData(zone, json::writeValueAsString);
 		}
 		frame(watcher, EventFrame.of(watcher.eventId(feed.service()), "snapshot", data), feeds);
 	}
 
 	/**
-	 * A change to a zone's stream: a new view once the feed has applied its batch (the
-	 * change is its last), and only when the zone's weights differ from those last sent.
+	 * A change to a zone's stream: once the feed has applied its batch (the change is its
+	 * last), the instances whose weight in the zone's view moved, computed once for every
+	 * stream of the zone; a whole view only when the stream was not at the view before.
 	 * Its position moves all the same, so a subscriber's delivered revision keeps up.
 	 */
 	private void zoneChange(Watcher watcher, Change change, Function<String, ServiceFeed> feeds) {
 		watcher.advance(change.service(), change.position());
 		delivered(watcher, change.service(), change.revision());
 		ServiceFeed feed = feeds.apply(change.service());
-		if (feed == null || change.revision() != feed.revision()
-				|| !watcher.weightsChanged(feed.service(), feed.zoneWeights(watcher.zone()))) {
+		if (feed == null || change.revision() != feed.revision()) {
 			return;
 		}
-		frame(watcher, EventFrame.of(watcher.eventId(feed.service()), "snapshot",
-				feed.zoneSnapshotData(watcher.zone(), json::writeValueAsString)), feeds);
+		ZoneStep step = feed.zoneStep(watcher.zone(), json::writeValueAsString);
+		Position at = watcher.zoneViewAt(feed.service());
+		if (step == null || at == null || !at.sameAs(step.from())) {
+			snapshot(watcher, feed, feeds);
+			return;
+		}
+		watcher.zoneViewAt(feed.service(), step.to());
+		zoneStep(watcher, feed.service(), step, feeds);
+	}
+
+	/**
+	 * Queues a step's events; false when the stream fell a whole queue behind meanwhile
+	 * and was sent snapshots instead, which hold the rest.
+	 */
+	private boolean zoneStep(Watcher watcher, String service, ZoneStep step, Function<String, ServiceFeed> feeds) {
+		for (EventFrame frame : step.framesFor(watcher, service)) {
+			if (!frame(watcher, frame, feeds)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**
@@ -133,11 +168,16 @@ class EventSender {
 		frame(watcher, frame, feeds);
 	}
 
-	/** Queues a frame, or resynchronizes the stream when its queue is full. */
-	void frame(Watcher watcher, EventFrame frame, Function<String, ServiceFeed> feeds) {
-		if (!watcher.offer(frame)) {
-			resynchronize(watcher, feeds);
+	/**
+	 * Queues a frame, or resynchronizes the stream when its queue is full; false when it
+	 * did the latter.
+	 */
+	boolean frame(Watcher watcher, EventFrame frame, Function<String, ServiceFeed> feeds) {
+		if (watcher.offer(frame)) {
+			return true;
 		}
+		resynchronize(watcher, feeds);
+		return false;
 	}
 
 	/**

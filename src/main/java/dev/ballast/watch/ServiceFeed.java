@@ -2,6 +2,7 @@ package dev.ballast.watch;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 import dev.ballast.registry.InstanceList;
 import dev.ballast.registry.InstanceView;
@@ -54,9 +56,27 @@ final class ServiceFeed {
 	 */
 	private final Map<String, InstanceList> zoneViews = new HashMap<>();
 
-	private final Map<String, List<String>> zoneWeights = new HashMap<>();
-
 	private final Map<String, String> zoneData = new HashMap<>();
+
+	/** The streams of each zone asked for; a zone's steps are kept while it has any. */
+	private final Map<String, Integer> zoneStreams = new HashMap<>();
+
+	/** Where the state published last stands. */
+	private Position published;
+
+	/** Where the state published before stood, and the zones' views computed there. */
+	private Position previousPosition;
+
+	private Map<String, InstanceList> previousZoneViews = Map.of();
+
+	/** Per zone, its step to the current revision, once computed. */
+	private final Map<String, ZoneStep> currentSteps = new HashMap<>();
+
+	/**
+	 * Per zone with streams, its last steps in order, each starting where the one before
+	 * ended: what a zone's stream that reconnects is sent instead of a whole view.
+	 */
+	private final Map<String, ArrayDeque<ZoneStep>> zoneSteps = new HashMap<>();
 
 	ServiceFeed(LoadedService loaded, int recentCapacity, AtomicReference<Position> delivered) {
 		this.service = loaded.state().service();
@@ -95,6 +115,9 @@ final class ServiceFeed {
 		this.delivered = delivered;
 		delivered.set(position);
 		publish();
+		// The views before were of another state: no step leads from them to this one.
+		previousZoneViews = Map.of();
+		zoneSteps.clear();
 	}
 
 	/**
@@ -123,11 +146,14 @@ final class ServiceFeed {
 
 	/** Publishes the applied state to other threads; call once per batch of changes. */
 	void publish() {
+		previousPosition = published;
+		published = position;
 		current = new InstanceList(service, position.revision(), List.copyOf(instances.values()), locality);
 		snapshotData = null;
+		previousZoneViews = zoneViews.isEmpty() ? Map.of() : new HashMap<>(zoneViews);
 		zoneViews.clear();
-		zoneWeights.clear();
 		zoneData.clear();
+		currentSteps.clear();
 	}
 
 	/**
@@ -168,21 +194,6 @@ final class ServiceFeed {
 		return snapshotData;
 	}
 
-	/**
-	 * What a balancer routes by in {@code zone}'s view at the current revision, instance
-	 * by instance ({@code id@address:port=weight}): what a zone's stream compares to
-	 * decide whether to send. The address and port count too: an instance that moves
-	 * keeps its weight, and a balancer still sending to its old address would miss it.
-	 */
-	List<String> zoneWeights(String zone) {
-		return zoneWeights.computeIfAbsent(zone,
-				z -> zoneView(z).instances()
-					.stream()
-					.map(instance -> instance.id() + "@" + instance.address() + ":" + instance.port() + "="
-							+ instance.effectiveWeight().value())
-					.toList());
-	}
-
 	/** The JSON of {@code zone}'s view at the current revision, rendered once. */
 	String zoneSnapshotData(String zone, SnapshotRenderer renderer) {
 		return zoneData.computeIfAbsent(zone, z -> renderer.render(zoneView(z)));
@@ -192,8 +203,82 @@ final class ServiceFeed {
 		return zoneViews.computeIfAbsent(zone, z -> ZoneView.of(current, z));
 	}
 
+	/**
+	 * How {@code zone}'s view moved from the state published before to the current one,
+	 * computed once for all the zone's streams; {@code null} when the view before is not
+	 * known here (no stream of the zone had it, or the feed was reset since).
+	 * @param json renders an event's data
+	 */
+	ZoneStep zoneStep(String zone, Function<Object, String> json) {
+		ZoneStep step = currentSteps.get(zone);
+		if (step != null) {
+			return step;
+		}
+		InstanceList before = previousZoneViews.get(zone);
+		if (before == null) {
+			return null;
+		}
+		step = ZoneStep.between(previousPosition, before, published, zoneView(zone), json);
+		currentSteps.put(zone, step);
+		if (zoneStreams.containsKey(zone)) {
+			ArrayDeque<ZoneStep> steps = zoneSteps.computeIfAbsent(zone, z -> new ArrayDeque<>());
+			if (!steps.isEmpty() && !steps.getLast().to().sameAs(step.from())) {
+				steps.clear();
+			}
+			steps.addLast(step);
+			if (steps.size() > recentCapacity) {
+				steps.removeFirst();
+			}
+		}
+		return step;
+	}
+
+	/**
+	 * The steps of {@code zone}'s view after {@code after}, up to the current state, if
+	 * this node holds every one of them in the same history; empty when it does not (a
+	 * zone's views are not in the change log, so only what its streams were sent here is
+	 * held).
+	 */
+	Optional<List<ZoneStep>> zoneStepsAfter(String zone, Position after, Function<Object, String> json) {
+		if (after.sameAs(position)) {
+			return Optional.of(List.of());
+		}
+		zoneStep(zone, json);
+		ArrayDeque<ZoneStep> steps = zoneSteps.get(zone);
+		if (steps == null || steps.isEmpty() || !steps.getLast().to().sameAs(position)) {
+			return Optional.empty();
+		}
+		List<ZoneStep> missed = new ArrayList<>();
+		for (ZoneStep step : steps) {
+			if (!missed.isEmpty() || step.from().sameAs(after)) {
+				missed.add(step);
+			}
+		}
+		return missed.isEmpty() ? Optional.empty() : Optional.of(missed);
+	}
+
+	/** A stream starts receiving this service's events. */
+	void watch(Watcher watcher) {
+		if (watchers.add(watcher) && watcher.zone() != null) {
+			zoneStreams.merge(watcher.zone(), 1, Integer::sum);
+		}
+	}
+
+	/** A stream no longer receives this service's events. */
+	void unwatch(Watcher watcher) {
+		if (watchers.remove(watcher) && watcher.zone() != null
+				&& zoneStreams.merge(watcher.zone(), -1, Integer::sum) == 0) {
+			zoneStreams.remove(watcher.zone());
+			zoneSteps.remove(watcher.zone());
+		}
+	}
+
+	/**
+	 * The streams of this service; changed only through {@link #watch} and
+	 * {@link #unwatch}.
+	 */
 	Set<Watcher> watchers() {
-		return watchers;
+		return Collections.unmodifiableSet(watchers);
 	}
 
 	List<Waiter> waiters() {

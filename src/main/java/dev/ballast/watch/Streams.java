@@ -98,7 +98,7 @@ class Streams implements SmartLifecycle {
 			for (String service : watcher.services()) {
 				ServiceFeed feed = feeds.get(service);
 				sender.initial(watcher, feed, logged.get(service), feeds::get);
-				feed.watchers().add(watcher);
+				feed.watch(watcher);
 			}
 			if (!reachability.reachable()) {
 				sender.frame(watcher, EventFrame.stale(true), feeds::get);
@@ -120,7 +120,7 @@ class Streams implements SmartLifecycle {
 			watcher.services().forEach(service -> {
 				ServiceFeed feed = feeds.get(service);
 				if (feed != null) {
-					feed.watchers().remove(watcher);
+					feed.unwatch(watcher);
 				}
 			});
 		});

@@ -28,7 +28,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param stallTimeout a stream that has taken nothing for this long when its queue
  * overflows is closed instead
  * @param recentChanges changes kept in memory per service, so resuming clients are served
- * without reading the database
+ * without reading the database; as many steps of each zone's view with open streams, by
+ * which a zone's stream resumes
  * @param catchUpInterval how often the node compares its revisions with the database, so
  * a lost notification only delays an event
  * @param idleServiceTimeout a service nobody on this node watches, waits on or asks for

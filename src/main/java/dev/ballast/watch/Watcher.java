@@ -65,10 +65,10 @@ final class Watcher {
 	private final String zone;
 
 	/**
-	 * Per service, the zone's weights in the last view sent; only the delivering thread
-	 * touches it.
+	 * Per service, where the zone's view the stream was last brought to stands; only the
+	 * delivering thread touches it.
 	 */
-	private final Map<String, List<String>> sentWeights = new HashMap<>();
+	private final Map<String, Position> zoneViewAt = new HashMap<>();
 
 	Watcher(List<String> services, boolean multiplexed, String subscriber, Map<String, Position> resumeFrom,
 			int capacity, long deadlineNanos, String token, String zone, Consumer<Watcher> onClosed) {
@@ -100,12 +100,17 @@ final class Watcher {
 		return zone;
 	}
 
+	/** Where the zone's view of {@code service} the stream was brought to stands. */
+	Position zoneViewAt(String service) {
+		return zoneViewAt.get(service);
+	}
+
 	/**
-	 * Records the weights of a view about to be sent: false, and nothing recorded, when
-	 * they are those of the last view sent for the service.
+	 * Records that the stream is brought to the zone's view of {@code service} at
+	 * {@code position}.
 	 */
-	boolean weightsChanged(String service, List<String> weights) {
-		return !weights.equals(sentWeights.put(service, weights));
+	void zoneViewAt(String service, Position position) {
+		zoneViewAt.put(service, position);
 	}
 
 	/** The subscriber name the client gave, or {@code null}. */

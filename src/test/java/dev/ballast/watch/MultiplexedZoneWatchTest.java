@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code /v1/watch?service=a&service=b&zone=Z}: one stream of several services, each sent
- * as zone Z's view (docs/locality.md): a snapshot of each when it opens or resumes, then
- * a snapshot of a service when, and only when, Z's weights of that service change. Two
+ * as zone Z's view (docs/locality.md): a snapshot of each when it opens, then an upsert
+ * of each instance whose weight in Z's view moved, when and only when one does. Two
  * services of two zones of three at weight 100 each, a cap of 20%.
  */
 @RegistryTest
@@ -58,7 +58,7 @@ class MultiplexedZoneWatchTest {
 	}
 
 	@Test
-	void sendsEachServiceAsTheZonesViewWhenItsWeightsChangeAndOnlyThen() {
+	void sendsEachServiceAsTheZonesViewThenTheInstancesWhoseWeightInItMoved() {
 		String path = "/v1/watch?service=%s&service=%s&zone=za".formatted(a, b);
 		String last;
 		try (EventStream stream = EventStream.open(port, path, null)) {
@@ -73,35 +73,57 @@ class MultiplexedZoneWatchTest {
 			maintenance(b, "b1");
 			assertThat(stream.eventWithin(Duration.ofSeconds(1))).isNull();
 
-			// Two of zone za's three of a go: zone za's view of a spills 20% to zb.
-			maintenance(a, "a2");
-			Event spilling = stream.nextEvent(SOON);
-			assertThat(spilling.name()).isEqualTo("snapshot");
-			assertThat(service(spilling)).isEqualTo(a);
-			assertThat(effective(spilling)).as("one out: za lacks 6.66%%, and zb of a has 40%% to spare")
-				.containsExactly(4667, 0, 4667, 222, 222, 222);
+			// One of zone za's three of a goes: zone za's view of a spills to zb, every
+			// instance's weight in it moves at the maintenance's revision.
+			long spilled = maintenance(a, "a2");
+			List<Event> spill = step(stream, second.id());
+			assertThat(spill).extracting(Event::name).containsOnly("upsert");
+			assertThat(spill).extracting(MultiplexedZoneWatchTest::service).containsOnly(a);
+			assertThat(spill).extracting(e -> e.json().get("revision").longValue()).containsOnly(spilled);
+			assertThat(weights(spill)).as("one out: za lacks 6.66%%, and zb of a has 40%% to spare")
+				.containsExactly("a1=4667", "a2=0", "a3=4667", "b1=222", "b2=222", "b3=222");
+			assertThat(spill.getLast().id()).contains(a + ":" + spilled);
+
+			// The second goes: a2 stays at 0 in the view, so it is not sent again.
 			maintenance(a, "a3");
-			Event capped = stream.nextEvent(SOON);
-			assertThat(service(capped)).isEqualTo(a);
-			assertThat(effective(capped)).containsExactly(8000, 0, 0, 667, 667, 666);
+			List<Event> capped = step(stream, spill.getLast().id());
+			assertThat(weights(capped)).containsExactly("a1=8000", "a3=0", "b1=667", "b2=667", "b3=666");
 			assertThat(stream.eventWithin(Duration.ofMillis(500))).isNull();
-			last = capped.id();
+			last = capped.getLast().id();
 		}
 
-		// A zone's stream that resumes gets each service's current view, whatever it
-		// missed.
+		// A zone's stream that resumes while no other stream of the zone kept its steps
+		// gets a changed service's current view; a service it is current in, nothing.
 		maintenance(b, "a2");
 		try (EventStream resumed = EventStream.open(port, path, last)) {
 			Event one = resumed.nextEvent(SOON);
-			Event two = resumed.nextEvent(SOON);
-			assertThat(List.of(one.name(), two.name())).containsExactly("snapshot", "snapshot");
-			assertThat(List.of(service(one), service(two))).containsExactly(a, b);
-			assertThat(effective(one)).containsExactly(8000, 0, 0, 667, 667, 666);
+			assertThat(one.name()).isEqualTo("snapshot");
+			assertThat(service(one)).isEqualTo(b);
 			// b: zone za has 200 of 300 and lacks 6.66%, and zone zb of b, one out, has
 			// nothing to spare.
-			assertThat(effective(two)).containsExactly(100, 0, 100, 0, 0, 0);
+			assertThat(effective(one)).containsExactly(100, 0, 100, 0, 0, 0);
 			assertThat(resumed.eventWithin(Duration.ofMillis(500))).isNull();
 		}
+	}
+
+	/**
+	 * The events of one step of a zone's view: the id moves with its last event only, so
+	 * events are read until it moves.
+	 */
+	private static List<Event> step(EventStream stream, String idBefore) {
+		List<Event> events = new java.util.ArrayList<>();
+		while (events.isEmpty() || events.getLast().id().equals(idBefore)) {
+			Event event = stream.nextEvent(SOON);
+			assertThat(event).as("the step's events, after %s: %s", idBefore, events).isNotNull();
+			events.add(event);
+		}
+		return events;
+	}
+
+	private static List<String> weights(List<Event> events) {
+		return events.stream()
+			.map(e -> e.json().get("id").asString() + "=" + e.json().get("effectiveWeight").intValue())
+			.toList();
 	}
 
 	@Test
@@ -125,10 +147,12 @@ class MultiplexedZoneWatchTest {
 		}
 	}
 
-	private void maintenance(String service, String id) {
+	/** Puts the instance in maintenance; its revision. */
+	private long maintenance(String service, String id) {
 		Api.Reply reply = api.send("POST", "/v1/services/%s/instances/%s/maintenance".formatted(service, id),
 				"{\"reason\":\"disk\"}", null);
 		assertThat(reply.status()).as(reply.body()).isEqualTo(202);
+		return reply.json().get("revision").longValue();
 	}
 
 	private static String service(Event event) {

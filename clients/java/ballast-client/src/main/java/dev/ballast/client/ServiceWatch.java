@@ -282,9 +282,9 @@ public final class ServiceWatch implements AutoCloseable {
 		 * that zone must weigh it: local first, and at most the service's
 		 * {@code maxCrossZonePercent} of the traffic to other zones (the registry's
 		 * docs/locality.md). Each instance's {@code effectiveWeight} and {@code routable}
-		 * are then the zone's, and a service arrives as a new snapshot whenever the
-		 * zone's weights of it change, and only then. A service without a locality
-		 * policy, or without an instance in the zone, is seen as without a zone.
+		 * are then the zone's, and a service changes whenever the zone's weight of one of
+		 * its instances moves, and only then. A service without a locality policy, or
+		 * without an instance in the zone, is seen as without a zone.
 		 * @throws IllegalArgumentException unless the zone is 1 to 63 of
 		 * {@code A-Z a-z 0-9 . _ -}, as an instance's zone is
 		 */

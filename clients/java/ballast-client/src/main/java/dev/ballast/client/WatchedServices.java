@@ -14,8 +14,12 @@ import java.util.function.Consumer;
  * and hands it to the change listener.
  *
  * <p>
- * Changes at or below a service's revision are skipped, so an event seen twice is applied
- * once; a snapshot always replaces the whole service, whatever its revision.
+ * Changes below a service's revision are skipped, so an event seen again after a
+ * reconnect changes nothing; a snapshot always replaces the whole service, whatever its
+ * revision. A change at the revision the service is at is applied: a zone's stream sends
+ * every instance whose weight in the zone's view moved at one revision as events of that
+ * revision, and applying one of them again changes nothing, as the state at that revision
+ * already holds it.
  */
 final class WatchedServices {
 
@@ -52,14 +56,14 @@ final class WatchedServices {
 	void upsert(WatchedInstance instance) {
 		WatchedService service = current.getOrDefault(instance.service(),
 				new WatchedService(instance.service(), 0, List.of()));
-		if (isNew(service, instance.revision())) {
+		if (notOlder(service, instance.revision())) {
 			publish(service.with(instance));
 		}
 	}
 
 	void remove(String name, String id, long revision) {
 		WatchedService service = current.getOrDefault(name, new WatchedService(name, 0, List.of()));
-		if (isNew(service, revision)) {
+		if (notOlder(service, revision)) {
 			publish(service.without(id, revision));
 		}
 	}
@@ -76,8 +80,8 @@ final class WatchedServices {
 		}
 	}
 
-	private static boolean isNew(WatchedService service, long revision) {
-		if (revision > service.revision()) {
+	private static boolean notOlder(WatchedService service, long revision) {
+		if (revision >= service.revision()) {
 			return true;
 		}
 		LOG.log(Level.DEBUG, () -> "skipping revision " + revision + " of " + service.name() + ": revision "

@@ -4,6 +4,7 @@ import static dev.ballast.client.Wire.instance;
 import static dev.ballast.client.Wire.removal;
 import static dev.ballast.client.Wire.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -91,13 +92,30 @@ class ChangeEventsTest {
 	}
 
 	@Test
-	void skipsChangesAtOrBelowTheAppliedRevision() {
+	void skipsChangesBelowTheAppliedRevision() {
 		apply("snapshot", "42", snapshot("payments", 42, instance("payments", "a", 41)));
 		apply("upsert", "40", instance("payments", "old", 40));
-		apply("remove", "42", removal("payments", "a", 42));
+		apply("remove", "41", removal("payments", "a", 41));
 
 		assertThat(ids("payments")).containsExactly("a");
 		assertThat(changes).hasSize(1);
+	}
+
+	@Test
+	void appliesEveryInstanceAZoneStreamSendsAtOneRevision() {
+		apply("snapshot", "42", snapshot("payments", 42, instance("payments", "a", 41), instance("payments", "b", 41),
+				instance("payments", "c", 41)));
+		// One change spilled zone traffic: three instances moved in the zone's view at
+		// 43,
+		// and only the last event carries the id (the parser repeats the one before).
+		apply("upsert", "42", instance("payments", "a", "7", 43));
+		apply("upsert", "42", instance("payments", "b", "8", 43));
+		apply("remove", "43", removal("payments", "c", 43));
+
+		WatchedService payments = services.get("payments").orElseThrow();
+		assertThat(payments.instances()).extracting(WatchedInstance::id, WatchedInstance::weight)
+			.containsExactly(tuple("a", 7), tuple("b", 8));
+		assertThat(payments.revision()).isEqualTo(43);
 	}
 
 	@Test
