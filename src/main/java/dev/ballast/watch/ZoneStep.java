@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-import dev.ballast.instance.InstanceList;
-import dev.ballast.instance.InstanceView;
+import dev.ballast.registry.ChangeLog;
+import dev.ballast.registry.InstanceList;
+import dev.ballast.registry.InstanceView;
 
 /**
  * How one zone's view of a service moved from one revision applied to the next: an
