@@ -8,7 +8,7 @@
  * instance draining at effective weight 0 keeps its record at SRV weight 0. Off unless
  * {@code ballast.dns.port} is set. See {@code docs/dns.md}.
  */
-@ApplicationModule(allowedDependencies = { "database", "registry", "watch", "weight" })
+@ApplicationModule(allowedDependencies = { "database", "registry", "watch", "web", "weight" })
 package dev.ballast.dns;
 
 import org.springframework.modulith.ApplicationModule;
