@@ -39,18 +39,22 @@ class UnconfirmedCommitTest {
 			assertThat(api.put("/v1/services/sync/instances/a", Registration.at("10.0.0.1", 1000)).status())
 				.isEqualTo(201);
 			Member primary = database.member(0);
-			database.member(1).sql("ALTER SYSTEM SET primary_conninfo = ''", "SELECT pg_reload_conf()");
+			stopTheStandby(database);
 
 			// A registration (through the group commit) and an operator's edit.
 			for (String door : new String[] { "PUT", "PATCH" }) {
 				CompletableFuture<Api.Reply> write = CompletableFuture.supplyAsync(() -> door.equals("PUT")
 						? api.put("/v1/services/sync/instances/b", Registration.at("10.0.0.2", 1000))
 						: api.patch("/v1/services/sync/instances/a", "{\"weight\":50}"));
-				Awaitility.await()
-					.atMost(SOON)
-					.until(() -> !primary.query("SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'")
-						.equals("0"));
-				primary.sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE wait_event = 'SyncRep'");
+				// Until the write is answered: another commit (the node's own, such as
+				// its
+				// probing beat) may be the one waiting when the first cancel comes, and
+				// the
+				// write's wait would then never be cancelled.
+				Awaitility.await().atMost(SOON).pollInterval(Duration.ofMillis(100)).until(() -> {
+					primary.sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE wait_event = 'SyncRep'");
+					return write.isDone();
+				});
 				Api.Reply reply = write.get(SOON.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
 				assertThat(reply.status()).as("%s after its wait for the standby was cancelled: %s", door, reply.body())
 					.isEqualTo(503);
@@ -74,7 +78,7 @@ class UnconfirmedCommitTest {
 			Api api = Api.on(node.port());
 			assertThat(api.put("/v1/services/edited/instances/a", Registration.at("10.0.0.1", 1000)).status())
 				.isEqualTo(201);
-			database.member(1).sql("ALTER SYSTEM SET primary_conninfo = ''", "SELECT pg_reload_conf()");
+			stopTheStandby(database);
 			for (String door : new String[] { "PUT", "PATCH" }) {
 				long began = System.nanoTime();
 				Api.Reply reply = door.equals("PUT")
@@ -88,6 +92,18 @@ class UnconfirmedCommitTest {
 				assertThat(took).as("bounded by the socket timeout (6 s), not by the standby").isLessThan(SOON);
 			}
 		}
+	}
+
+	/**
+	 * The standby stops streaming, and the primary has seen it go: a commit before that
+	 * would still be acknowledged by it.
+	 */
+	private static void stopTheStandby(ReplicatedDatabase database) {
+		database.member(1).sql("ALTER SYSTEM SET primary_conninfo = ''", "SELECT pg_reload_conf()");
+		Awaitility.await()
+			.atMost(SOON)
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> database.member(0).query("SELECT count(*) FROM pg_stat_replication").equals("0"));
 	}
 
 }
