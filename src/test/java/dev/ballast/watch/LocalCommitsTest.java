@@ -23,7 +23,6 @@ import tools.jackson.databind.node.ObjectNode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -99,11 +98,8 @@ class LocalCommitsTest {
 		try (EventStream stream = EventStream.open(port, "/v1/services/%s/watch".formatted(service), null)) {
 			Event snapshot = stream.nextEvent(SOON);
 			assertThat(snapshot.id()).isEqualTo("1");
-			new TransactionTemplate(transactions).executeWithoutResult(status -> {
-				ChangeLogs.log(changeLog,
-						new InstanceChanged(ServiceName.of(service), 2, InstanceId.of("a"), stored, Instant.now()));
-				status.setRollbackOnly();
-			});
+			ChangeLogs.logAndRollBack(transactions, changeLog,
+					new InstanceChanged(ServiceName.of(service), 2, InstanceId.of("a"), stored, Instant.now()));
 			assertThat(stream.eventWithin(Duration.ofSeconds(1))).as("an event of a rolled-back write").isNull();
 			api.patch(a, "{\"weight\":9}");
 			Event event = stream.nextEvent(SOON);
